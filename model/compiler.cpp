@@ -1,0 +1,1009 @@
+#include "model/compiler.h"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "model/geom_inertia.h"
+#include "model/load_error.h"
+#include "model/mesh.h"
+#include "model/orientation.h"
+
+namespace pliant {
+namespace {
+
+constexpr double kMinValue = 1e-15;  // smallest mass or inertia a moving body may have
+
+[[noreturn]] void fail(const SourceLocation& where, const std::string& message) {
+  throw LoadError(where.file, where.line, message);
+}
+
+// A body of the spec tree with its id, in depth-first order.
+struct FlatBody {
+  const BodySpec* spec;
+  int parent;
+};
+
+void flatten(const BodySpec& body, int parent, std::vector<FlatBody>& out) {
+  const int id = static_cast<int>(out.size());
+  out.push_back({&body, parent});
+  for (const BodySpec& child : body.children) flatten(child, id, out);
+}
+
+// Applies a fromto segment to a geom or site: centre, z axis along the
+// segment, and the half-length into the size slot the type uses for it.
+void apply_fromto(const std::array<double, 6>& fromto, GeomType type, const SourceLocation& where,
+                  Vector3d& pos, Quaterniond& quat, Vector3d& size) {
+  const Vector3d from(fromto[0], fromto[1], fromto[2]);
+  const Vector3d to(fromto[3], fromto[4], fromto[5]);
+  // MuJoCo points the frame's z axis from `to` towards `from`.
+  const Vector3d axis = from - to;
+  if (axis.norm() < kMinValue) fail(where, "'fromto' has the same start and end point");
+  pos = 0.5 * (from + to);
+  quat = quat_z_to_vector(axis);
+  switch (type) {
+    case GeomType::kCapsule:
+    case GeomType::kCylinder:
+      size[1] = 0.5 * axis.norm();
+      break;
+    case GeomType::kBox:
+    case GeomType::kEllipsoid:
+      size[2] = 0.5 * axis.norm();
+      break;
+    default:
+      fail(where, "'fromto' works with capsule, cylinder, box and ellipsoid only");
+  }
+}
+
+// Number of size values a primitive needs (with fromto, one fewer for the
+// types whose length it sets).
+int required_sizes(GeomType type, bool fromto) {
+  switch (type) {
+    case GeomType::kSphere:
+      return 1;
+    case GeomType::kCapsule:
+    case GeomType::kCylinder:
+      return fromto ? 1 : 2;
+    case GeomType::kEllipsoid:
+    case GeomType::kBox:
+      return fromto ? 2 : 3;
+    default:
+      return 0;
+  }
+}
+
+const char* geom_type_name(GeomType type) {
+  static const char* names[] = {"plane",    "hfield", "sphere", "capsule",
+                                "ellipsoid", "cylinder", "box", "mesh"};
+  return names[static_cast<int>(type)];
+}
+
+// "auto" limits: on exactly when a range is given, if autolimits is on;
+// otherwise a range without an explicit limited is ambiguous, as in MuJoCo.
+bool resolve_limited(TriState limited, bool range_given, bool autolimits,
+                     const std::string& what, const std::string& range_name,
+                     const std::string& limited_name, const SourceLocation& where) {
+  if (limited == TriState::kTrue) return true;
+  if (limited == TriState::kFalse) return false;
+  if (autolimits) return range_given;
+  if (range_given) {
+    fail(where, what + " has '" + range_name + "' but not '" + limited_name + "'; set " +
+                    limited_name + "=\"true\" or \"false\", or <compiler autolimits=\"true\"/>");
+  }
+  return false;
+}
+
+class Compiler {
+ public:
+  explicit Compiler(const ModelSpec& spec) : spec_(spec) {}
+
+  Model run() {
+    m_.model_name = spec_.model_name;
+    m_.file = spec_.file;
+    m_.options = spec_.options;
+    m_.stat = spec_.stat;
+    flatten(spec_.world, -1, bodies_);
+    compile_assets();
+    compile_bodies();
+    compile_joints_and_dofs();
+    compile_mass();
+    compute_frames_at_qpos0();
+    compile_tendons();
+    compile_actuators();
+    compile_equalities();
+    compile_contacts();
+    compile_sensors();
+    compile_keyframes();
+    return std::move(m_);
+  }
+
+ private:
+  // Registers a name in the lookup table of its type; repeated names are an
+  // error, as in MuJoCo.
+  void add_name(ObjectType type, const std::string& name, int id, const SourceLocation& where,
+                const char* what) {
+    if (name.empty()) return;
+    auto& table = m_.name_to_id[static_cast<int>(type)];
+    if (!table.emplace(name, id).second) {
+      fail(where, std::string("repeated ") + what + " name '" + name + "'; names must be unique");
+    }
+  }
+
+  int lookup(ObjectType type, const std::string& name, const SourceLocation& where,
+             const char* what) const {
+    const int id = m_.id(type, name);
+    if (id < 0) fail(where, std::string("unknown ") + what + " '" + name + "'");
+    return id;
+  }
+
+  std::string asset_path(const std::string& file, const std::string& subdir) const {
+    namespace fs = std::filesystem;
+    fs::path name(file);
+    if (spec_.compiler.strippath) name = name.filename();
+    if (name.is_absolute()) return name.string();
+    fs::path dir(subdir.empty() ? spec_.compiler.assetdir : subdir);
+    if (!dir.is_absolute()) dir = fs::path(spec_.directory) / dir;
+    return (dir / name).lexically_normal().string();
+  }
+
+  void compile_assets() {
+    for (size_t i = 0; i < spec_.textures.size(); ++i) {
+      const TextureSpec& t = spec_.textures[i];
+      m_.textures.type.push_back(t.type);
+      m_.textures.name.push_back(t.name);
+      m_.textures.file.push_back(t.file.empty() ? "" : asset_path(t.file, spec_.compiler.texturedir));
+      m_.textures.builtin.push_back(t.builtin);
+      m_.textures.rgb1.push_back(t.rgb1);
+      m_.textures.rgb2.push_back(t.rgb2);
+      m_.textures.width.push_back(t.width);
+      m_.textures.height.push_back(t.height);
+      add_name(ObjectType::kTexture, t.name, static_cast<int>(i), t.where, "texture");
+    }
+    for (size_t i = 0; i < spec_.materials.size(); ++i) {
+      const MaterialSpec& s = spec_.materials[i];
+      Materials& t = m_.materials;
+      t.texture.push_back(s.texture.empty()
+                              ? -1
+                              : lookup(ObjectType::kTexture, s.texture, s.where, "texture"));
+      t.texrepeat.push_back(s.texrepeat);
+      t.texuniform.push_back(s.texuniform);
+      t.emission.push_back(s.emission);
+      t.specular.push_back(s.specular);
+      t.shininess.push_back(s.shininess);
+      t.reflectance.push_back(s.reflectance);
+      t.rgba.push_back(s.rgba);
+      t.name.push_back(s.name);
+      add_name(ObjectType::kMaterial, s.name, static_cast<int>(i), s.where, "material");
+    }
+    for (size_t i = 0; i < spec_.hfields.size(); ++i) {
+      const HfieldSpec& s = spec_.hfields[i];
+      m_.hfields.name.push_back(s.name);
+      m_.hfields.file.push_back(s.file);
+      m_.hfields.size.push_back(s.size);
+      m_.hfields.nrow.push_back(s.nrow);
+      m_.hfields.ncol.push_back(s.ncol);
+      add_name(ObjectType::kHfield, s.name, static_cast<int>(i), s.where, "hfield");
+    }
+    for (size_t i = 0; i < spec_.meshes.size(); ++i) {
+      const MeshSpec& s = spec_.meshes[i];
+      std::string name = s.name;
+      TriangleMesh raw;
+      std::string path;
+      if (!s.file.empty()) {
+        if (name.empty()) name = std::filesystem::path(s.file).stem().string();
+        path = asset_path(s.file, spec_.compiler.meshdir);
+        raw = read_mesh_file(path, s.scale, s.where.file, s.where.line);
+      } else {
+        if (s.vertex.empty()) fail(s.where, "<mesh> needs a 'file' or inline 'vertex' data");
+        raw = make_inline_mesh(s.vertex, s.face, s.scale, s.where.file, s.where.line);
+      }
+      processed_meshes_.push_back(process_mesh(
+          std::move(raw), s.where.file, s.where.line, s.class_density,
+          spec_.compiler.exactmeshinertia ? MeshInertia::kExact : MeshInertia::kLegacy));
+      const ProcessedMesh& p = processed_meshes_.back();
+      Meshes& t = m_.meshes;
+      t.vert_adr.push_back(static_cast<int>(t.vertices.size()));
+      t.vert_count.push_back(static_cast<int>(p.mesh.vertices.size()));
+      t.face_adr.push_back(static_cast<int>(t.faces.size()));
+      t.face_count.push_back(static_cast<int>(p.mesh.faces.size()));
+      t.vertices.insert(t.vertices.end(), p.mesh.vertices.begin(), p.mesh.vertices.end());
+      t.faces.insert(t.faces.end(), p.mesh.faces.begin(), p.mesh.faces.end());
+      t.volume.push_back(p.volume);
+      t.name.push_back(name);
+      t.file.push_back(path);
+      add_name(ObjectType::kMesh, name, static_cast<int>(i), s.where, "mesh");
+    }
+  }
+
+  void compile_bodies() {
+    Bodies& b = m_.bodies;
+    for (size_t id = 0; id < bodies_.size(); ++id) {
+      const BodySpec& s = *bodies_[id].spec;
+      const int parent = bodies_[id].parent;
+      b.parent.push_back(std::max(parent, 0));
+      b.root.push_back(parent <= 0 ? static_cast<int>(id) : b.root[parent]);
+      b.weld.push_back(id == 0 ? 0 : (s.joints.empty() ? b.weld[parent] : static_cast<int>(id)));
+      if (s.mocap) {
+        if (parent != 0) fail(s.where, "a mocap body must be a child of the world body");
+        if (!s.joints.empty()) fail(s.where, "a mocap body cannot have joints");
+      }
+      b.mocap.push_back(s.mocap ? m_.nmocap++ : -1);
+      b.pos.push_back(s.pos);
+      b.quat.push_back(s.quat.normalized());
+      b.name.push_back(id == 0 ? "world" : s.name);
+      add_name(ObjectType::kBody, b.name.back(), static_cast<int>(id), s.where, "body");
+
+      b.geom_adr.push_back(s.geoms.empty() ? -1 : m_.geoms.count());
+      b.geom_count.push_back(static_cast<int>(s.geoms.size()));
+      for (const GeomSpec& g : s.geoms) compile_geom(g, static_cast<int>(id));
+      for (const SiteSpec& site : s.sites) compile_site(site, static_cast<int>(id));
+      for (const CameraSpec& c : s.cameras) compile_camera(c, static_cast<int>(id));
+      for (const LightSpec& l : s.lights) compile_light(l, static_cast<int>(id));
+    }
+    // Camera and light targets may name any body, so resolve them last.
+    resolve_targets();
+  }
+
+  void compile_geom(const GeomSpec& s, int body) {
+    Geoms& g = m_.geoms;
+    const int id = g.count();
+    Vector3d pos = s.pos, size = s.size;
+    Quaterniond quat = s.quat;
+    if (s.fromto && s.type != GeomType::kMesh) {
+      apply_fromto(*s.fromto, s.type, s.where, pos, quat, size);
+    }
+    const int needed = required_sizes(s.type, s.fromto.has_value());
+    for (int i = 0; i < needed; ++i) {
+      if (size[i] <= 0) {
+        fail(s.where, std::string("a ") + geom_type_name(s.type) + " geom needs " +
+                          std::to_string(needed) + " positive size value" +
+                          (needed > 1 ? "s" : "") + (s.fromto ? " besides 'fromto'" : "") +
+                          "; size[" + std::to_string(i) + "] is " + std::to_string(size[i]));
+      }
+    }
+    int mesh = -1;
+    double rbound = primitive_rbound(s.type, size);
+    if (s.type == GeomType::kMesh) {
+      if (s.mesh.empty()) fail(s.where, "a mesh geom needs a 'mesh' attribute naming a <mesh>");
+      mesh = lookup(ObjectType::kMesh, s.mesh, s.where, "mesh");
+      // The mesh was re-centred at its centroid and turned to its principal
+      // axes; the geom pose absorbs that offset.
+      const ProcessedMesh& p = processed_meshes_[mesh];
+      pos = pos + quat * p.pos;
+      quat = quat * p.quat;
+      size = p.half_size;
+      rbound = p.rbound;
+    } else if (!s.mesh.empty()) {
+      fail(s.where, "attribute 'mesh' needs type=\"mesh\" on the geom");
+    }
+    int hfield = -1;
+    if (s.type == GeomType::kHfield) {
+      // Size from the height field: x and y half-extents, and half of the
+      // elevation range plus base depth.
+      if (s.hfield.empty()) fail(s.where, "an hfield geom needs an 'hfield' attribute");
+      hfield = lookup(ObjectType::kHfield, s.hfield, s.where, "hfield");
+      const Vector4d& h = m_.hfields.size[hfield];
+      size = Vector3d(h[0], h[1], 0.5 * (h[2] + h[3]));
+    }
+    if (s.type == GeomType::kPlane && body != 0 && bodies_[body].spec->joints.size() > 0) {
+      fail(s.where, "a plane can only be attached to a static body (the world or a body "
+                    "without joints)");
+    }
+    g.type.push_back(s.type);
+    g.contype.push_back(s.contype);
+    g.conaffinity.push_back(s.conaffinity);
+    g.condim.push_back(s.condim);
+    g.body.push_back(body);
+    g.data_id.push_back(mesh >= 0 ? mesh : hfield);
+    g.group.push_back(s.group);
+    g.priority.push_back(s.priority);
+    g.material.push_back(s.material.empty()
+                             ? -1
+                             : lookup(ObjectType::kMaterial, s.material, s.where, "material"));
+    g.same_frame_as_body.push_back(pos.isZero(0) && quat.coeffs() == Quaterniond::Identity().coeffs());
+    g.size.push_back(size);
+    g.rbound.push_back(rbound);
+    g.pos.push_back(pos);
+    g.quat.push_back(quat.normalized());
+    g.friction.push_back(s.friction);
+    g.solmix.push_back(s.solmix);
+    g.solref.push_back(s.solref);
+    g.solimp.push_back(s.solimp);
+    g.margin.push_back(s.margin);
+    g.gap.push_back(s.gap);
+    g.rgba.push_back(s.rgba);
+    g.name.push_back(s.name);
+    add_name(ObjectType::kGeom, s.name, id, s.where, "geom");
+    geom_specs_.push_back(&s);
+  }
+
+  void compile_site(const SiteSpec& s, int body) {
+    Sites& t = m_.sites;
+    Vector3d pos = s.pos, size = s.size;
+    Quaterniond quat = s.quat;
+    if (s.fromto) apply_fromto(*s.fromto, s.type, s.where, pos, quat, size);
+    if (s.type == GeomType::kMesh || s.type == GeomType::kHfield || s.type == GeomType::kPlane) {
+      fail(s.where, "a site must be a sphere, capsule, ellipsoid, cylinder or box");
+    }
+    t.type.push_back(s.type);
+    t.body.push_back(body);
+    t.group.push_back(s.group);
+    t.material.push_back(s.material.empty()
+                             ? -1
+                             : lookup(ObjectType::kMaterial, s.material, s.where, "material"));
+    t.size.push_back(size);
+    t.pos.push_back(pos);
+    t.quat.push_back(quat.normalized());
+    t.rgba.push_back(s.rgba);
+    t.name.push_back(s.name);
+    add_name(ObjectType::kSite, s.name, t.count() - 1, s.where, "site");
+  }
+
+  void compile_camera(const CameraSpec& s, int body) {
+    Cameras& t = m_.cameras;
+    t.body.push_back(body);
+    t.mode.push_back(s.mode);
+    t.target_body.push_back(-1);
+    t.pos.push_back(s.pos);
+    t.quat.push_back(s.quat.normalized());
+    t.fovy.push_back(s.fovy);
+    t.name.push_back(s.name);
+    add_name(ObjectType::kCamera, s.name, t.count() - 1, s.where, "camera");
+    camera_specs_.push_back(&s);
+  }
+
+  void compile_light(const LightSpec& s, int body) {
+    Lights& t = m_.lights;
+    t.body.push_back(body);
+    t.mode.push_back(s.mode);
+    t.target_body.push_back(-1);
+    t.directional.push_back(s.directional);
+    t.castshadow.push_back(s.castshadow);
+    t.active.push_back(s.active);
+    t.pos.push_back(s.pos);
+    const double length = s.dir.norm();
+    if (length < kMinValue) fail(s.where, "attribute 'dir' of <light> must not be zero");
+    t.dir.push_back(s.dir / length);
+    t.attenuation.push_back(s.attenuation);
+    t.ambient.push_back(s.ambient);
+    t.diffuse.push_back(s.diffuse);
+    t.specular.push_back(s.specular);
+    t.cutoff.push_back(s.cutoff);
+    t.exponent.push_back(s.exponent);
+    t.name.push_back(s.name);
+    add_name(ObjectType::kLight, s.name, t.count() - 1, s.where, "light");
+    light_specs_.push_back(&s);
+  }
+
+  void resolve_targets() {
+    for (size_t i = 0; i < camera_specs_.size(); ++i) {
+      const CameraSpec& s = *camera_specs_[i];
+      if (!s.target.empty()) {
+        m_.cameras.target_body[i] = lookup(ObjectType::kBody, s.target, s.where, "body");
+      }
+    }
+    for (size_t i = 0; i < light_specs_.size(); ++i) {
+      const LightSpec& s = *light_specs_[i];
+      if (!s.target.empty()) {
+        m_.lights.target_body[i] = lookup(ObjectType::kBody, s.target, s.where, "body");
+      }
+    }
+  }
+
+  void compile_joints_and_dofs() {
+    const double angle = spec_.compiler.degrees ? M_PI / 180 : 1;
+    Joints& j = m_.joints;
+    Dofs& d = m_.dofs;
+    Bodies& b = m_.bodies;
+    std::vector<int> last_dof(bodies_.size(), -1);  // last dof of a body or its ancestors
+    for (size_t body = 0; body < bodies_.size(); ++body) {
+      const BodySpec& s = *bodies_[body].spec;
+      const int parent = bodies_[body].parent;
+      int previous = parent >= 0 ? last_dof[parent] : -1;
+      b.joint_adr.push_back(s.joints.empty() ? -1 : j.count());
+      b.joint_count.push_back(static_cast<int>(s.joints.size()));
+      b.dof_adr.push_back(s.joints.empty() ? -1 : d.count());
+      for (const JointSpec& js : s.joints) {
+        const int id = j.count();
+        if (js.type == JointType::kFree) {
+          if (parent != 0) {
+            fail(js.where, "a free joint can only be used in a body that is a child of the world");
+          }
+          if (s.joints.size() > 1) {
+            fail(js.where, "a body with a free joint cannot have other joints");
+          }
+        }
+        const bool angular = js.type == JointType::kHinge || js.type == JointType::kBall;
+        Vector3d axis = js.axis;
+        if (axis.norm() < kMinValue) fail(js.where, "attribute 'axis' of <joint> must not be zero");
+        axis.normalize();
+        const bool limited =
+            resolve_limited(js.limited, js.range_given, spec_.compiler.autolimits, "joint",
+                            "range", "limited", js.where);
+        // Only the ranges of limited joints are converted to radians (as
+        // MuJoCo 2.2.2 does); an unused range is kept as written.
+        Vector2d range = js.range * (angular && limited ? angle : 1.0);
+        if (limited && js.type == JointType::kFree) {
+          fail(js.where, "a free joint cannot be limited");
+        }
+        if (limited && js.type != JointType::kBall && range[0] >= range[1]) {
+          fail(js.where, "a limited joint needs range[0] < range[1]");
+        }
+        j.type.push_back(js.type);
+        j.qpos_adr.push_back(m_.nq);
+        j.dof_adr.push_back(d.count());
+        j.body.push_back(static_cast<int>(body));
+        j.group.push_back(js.group);
+        j.limited.push_back(limited);
+        j.solref.push_back(js.solref_limit);
+        j.solimp.push_back(js.solimp_limit);
+        j.pos.push_back(js.pos);
+        j.axis.push_back(axis);
+        j.stiffness.push_back(js.stiffness);
+        j.range.push_back(range);
+        j.margin.push_back(js.margin);
+        j.name.push_back(js.name);
+        add_name(ObjectType::kJoint, js.name, id, js.where, "joint");
+
+        // qpos0: the reference pose. Free joints start at the body's pose in
+        // its parent (the world), balls at the identity.
+        switch (js.type) {
+          case JointType::kFree: {
+            const Quaterniond& q = m_.bodies.quat[body];
+            const Vector3d& p = m_.bodies.pos[body];
+            for (double v : {p.x(), p.y(), p.z(), q.w(), q.x(), q.y(), q.z()}) {
+              m_.qpos0.push_back(v);
+              m_.qpos_spring.push_back(v);
+            }
+            m_.nq += 7;
+            break;
+          }
+          case JointType::kBall:
+            for (double v : {1.0, 0.0, 0.0, 0.0}) {
+              m_.qpos0.push_back(v);
+              m_.qpos_spring.push_back(v);
+            }
+            m_.nq += 4;
+            break;
+          default:
+            m_.qpos0.push_back(js.ref * (angular ? angle : 1.0));
+            m_.qpos_spring.push_back(js.springref * (angular ? angle : 1.0));
+            m_.nq += 1;
+        }
+        const int ndof = js.type == JointType::kFree ? 6 : js.type == JointType::kBall ? 3 : 1;
+        for (int k = 0; k < ndof; ++k) {
+          d.body.push_back(static_cast<int>(body));
+          d.joint.push_back(id);
+          d.parent.push_back(previous);
+          previous = d.count() - 1;
+          d.solref.push_back(js.solref_friction);
+          d.solimp.push_back(js.solimp_friction);
+          d.frictionloss.push_back(js.frictionloss);
+          d.armature.push_back(js.armature);
+          d.damping.push_back(js.damping);
+          d.invweight0.push_back(0);
+        }
+      }
+      b.dof_count.push_back(d.count() - (b.dof_adr.back() < 0 ? d.count() : b.dof_adr.back()));
+      last_dof[body] = previous;
+    }
+    m_.nv = d.count();
+    // Sparse M stores, for each dof, its diagonal then its ancestor dofs:
+    // row i has 1 + depth(i) entries.
+    int address = 0;
+    for (int i = 0; i < m_.nv; ++i) {
+      d.madr.push_back(address);
+      for (int k = i; k >= 0; k = d.parent[k]) ++address;
+    }
+  }
+
+  // Mass and inertia of each body: from <inertial>, or from its geoms (each a
+  // solid of uniform density, summed about the combined centre of mass and
+  // then diagonalised to the principal frame).
+  void compile_mass() {
+    Bodies& b = m_.bodies;
+    const CompilerSettings& c = spec_.compiler;
+    b.ipos.assign(bodies_.size(), Vector3d::Zero());
+    b.iquat.assign(bodies_.size(), Quaterniond::Identity());
+    b.mass.assign(bodies_.size(), 0);
+    b.inertia.assign(bodies_.size(), Vector3d::Zero());
+    b.invweight0.assign(bodies_.size(), Vector2d::Zero());
+    for (size_t body = 1; body < bodies_.size(); ++body) {
+      const BodySpec& s = *bodies_[body].spec;
+      const bool use_geoms = c.inertiafromgeom == InertiaFromGeom::kTrue ||
+                             (c.inertiafromgeom == InertiaFromGeom::kAuto && !s.inertial);
+      if (!use_geoms) {
+        if (s.inertial) {
+          b.ipos[body] = s.inertial->pos;
+          b.iquat[body] = s.inertial->quat.normalized();
+          b.mass[body] = s.inertial->mass;
+          b.inertia[body] = s.inertial->diaginertia;
+        }
+      } else {
+        geom_mass(static_cast<int>(body));
+      }
+      b.mass[body] = std::max(b.mass[body], c.boundmass);
+      for (int k = 0; k < 3; ++k) b.inertia[body][k] = std::max(b.inertia[body][k], c.boundinertia);
+    }
+    if (c.settotalmass > 0) {
+      double total = 0;
+      for (double mass : b.mass) total += mass;
+      if (total < kMinValue) {
+        fail(spec_.world.where, "settotalmass needs bodies with some mass to scale");
+      }
+      const double scale = c.settotalmass / total;
+      for (size_t i = 0; i < b.mass.size(); ++i) {
+        b.mass[i] *= scale;
+        b.inertia[i] *= scale;
+      }
+    }
+    // Subtree masses, children before parents (ids are depth-first).
+    b.subtree_mass = b.mass;
+    for (int i = static_cast<int>(bodies_.size()) - 1; i > 0; --i) {
+      b.subtree_mass[b.parent[i]] += b.subtree_mass[i];
+    }
+    // A body that moves needs mass and inertia somewhere below it.
+    for (size_t body = 1; body < bodies_.size(); ++body) {
+      if (b.dof_count[body] == 0) continue;
+      if (b.subtree_mass[body] < kMinValue) {
+        fail(bodies_[body].spec->where,
+             "body '" + b.name[body] +
+                 "' moves (has joints) but it and its children have no mass; give it an "
+                 "<inertial> or geoms with positive volume");
+      }
+    }
+  }
+
+  void geom_mass(int body) {
+    Bodies& b = m_.bodies;
+    const CompilerSettings& c = spec_.compiler;
+    struct Part {
+      double mass;
+      Vector3d pos;
+      Eigen::Matrix3d inertia;  // about the part's centre, body axes
+    };
+    std::vector<Part> parts;
+    const int first = b.geom_adr[body];
+    for (int g = first; g >= 0 && g < first + b.geom_count[body]; ++g) {
+      const GeomSpec& s = *geom_specs_[g];
+      const int group = m_.geoms.group[g];
+      if (group < c.inertiagrouprange[0] || group > c.inertiagrouprange[1]) continue;
+      const GeomType type = m_.geoms.type[g];
+      double volume = 0;
+      Vector3d unit_inertia;  // per unit density, for meshes
+      if (type == GeomType::kMesh) {
+        const ProcessedMesh& p = processed_meshes_[m_.geoms.data_id[g]];
+        volume = p.volume;
+        unit_inertia = p.inertia;
+      } else {
+        volume = primitive_volume(type, m_.geoms.size[g]);
+      }
+      if (type == GeomType::kPlane || type == GeomType::kHfield) continue;
+      double mass = s.mass ? *s.mass : s.density * volume;
+      double density = s.mass ? (volume > 0 ? *s.mass / volume : 0) : s.density;
+      Vector3d principal = type == GeomType::kMesh
+                               ? Vector3d(density * unit_inertia)
+                               : primitive_inertia(type, m_.geoms.size[g], mass);
+      const Eigen::Matrix3d rotation = m_.geoms.quat[g].toRotationMatrix();
+      parts.push_back({mass, m_.geoms.pos[g], rotation * principal.asDiagonal() * rotation.transpose()});
+    }
+    double mass = 0;
+    Vector3d center = Vector3d::Zero();
+    for (const Part& p : parts) {
+      mass += p.mass;
+      center += p.mass * p.pos;
+    }
+    if (mass < kMinValue) return;
+    center /= mass;
+    // Parallel-axis theorem: I_c = sum (I_i + m_i (|d|^2 E - d d^T)).
+    Eigen::Matrix3d tensor = Eigen::Matrix3d::Zero();
+    for (const Part& p : parts) {
+      const Vector3d d = p.pos - center;
+      tensor += p.inertia + p.mass * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
+    }
+    Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> solver(tensor);
+    Eigen::Matrix3d frame = solver.eigenvectors();
+    if (frame.determinant() < 0) frame.col(2) = -frame.col(2);
+    b.mass[body] = mass;
+    b.ipos[body] = center;
+    b.inertia[body] = solver.eigenvalues();
+    b.iquat[body] = Quaterniond(frame).normalized();
+  }
+
+  // Body poses in the world at qpos0 (every joint at its reference, so each
+  // body sits where the file puts it), for the quantities MuJoCo's compiler
+  // measures there.
+  void compute_frames_at_qpos0() {
+    const Bodies& b = m_.bodies;
+    xpos0_.assign(b.count(), Vector3d::Zero());
+    xquat0_.assign(b.count(), Quaterniond::Identity());
+    for (int i = 1; i < b.count(); ++i) {
+      const int p = b.parent[i];
+      xpos0_[i] = xpos0_[p] + xquat0_[p] * b.pos[i];
+      xquat0_[i] = (xquat0_[p] * b.quat[i]).normalized();
+    }
+  }
+
+  void compile_tendons() {
+    Tendons& t = m_.tendons;
+    for (size_t i = 0; i < spec_.tendons.size(); ++i) {
+      const TendonSpec& s = spec_.tendons[i];
+      const bool limited = resolve_limited(s.limited, s.range_given, spec_.compiler.autolimits,
+                                           "tendon", "range", "limited", s.where);
+      if (limited && s.range[0] >= s.range[1]) {
+        fail(s.where, "a limited tendon needs range[0] < range[1]");
+      }
+      t.wrap_adr.push_back(static_cast<int>(t.wrap_type.size()));
+      t.wrap_count.push_back(static_cast<int>(s.path.size()));
+      t.limited.push_back(limited);
+      t.range.push_back(s.range);
+      t.solref_limit.push_back(s.solref_limit);
+      t.solref_friction.push_back(s.solref_friction);
+      t.solimp_limit.push_back(s.solimp_limit);
+      t.solimp_friction.push_back(s.solimp_friction);
+      t.margin.push_back(s.margin);
+      t.stiffness.push_back(s.stiffness);
+      t.damping.push_back(s.damping);
+      t.frictionloss.push_back(s.frictionloss);
+      t.length_spring.push_back(s.springlength);
+      t.length0.push_back(0);
+      t.width.push_back(s.width);
+      t.rgba.push_back(s.rgba);
+      t.invweight0.push_back(0);
+      t.name.push_back(s.name);
+      add_name(ObjectType::kTendon, s.name, static_cast<int>(i), s.where, "tendon");
+      for (const TendonPathElement& e : s.path) {
+        WrapType type = e.type;
+        int object = -1;
+        double parameter = e.coefficient;
+        switch (e.type) {
+          case WrapType::kJoint: {
+            object = lookup(ObjectType::kJoint, e.object, e.where, "joint");
+            const JointType jt = m_.joints.type[object];
+            if (jt != JointType::kHinge && jt != JointType::kSlide) {
+              fail(e.where, "a fixed tendon can use hinge and slide joints only");
+            }
+            break;
+          }
+          case WrapType::kSite:
+            object = lookup(ObjectType::kSite, e.object, e.where, "site");
+            parameter = 0;
+            break;
+          case WrapType::kSphere: {
+            object = lookup(ObjectType::kGeom, e.object, e.where, "geom");
+            const GeomType gt = m_.geoms.type[object];
+            if (gt == GeomType::kSphere) {
+              type = WrapType::kSphere;
+            } else if (gt == GeomType::kCylinder) {
+              type = WrapType::kCylinder;
+            } else {
+              fail(e.where, "a tendon can wrap around sphere and cylinder geoms only");
+            }
+            parameter = e.sidesite.empty()
+                            ? -1
+                            : lookup(ObjectType::kSite, e.sidesite, e.where, "site");
+            break;
+          }
+          case WrapType::kPulley:
+            if (parameter <= 0) fail(e.where, "a pulley's 'divisor' must be positive");
+            break;
+          default:
+            break;
+        }
+        t.wrap_type.push_back(type);
+        t.wrap_obj.push_back(object);
+        t.wrap_prm.push_back(parameter);
+      }
+    }
+  }
+
+  void compile_actuators() {
+    Actuators& a = m_.actuators;
+    for (size_t i = 0; i < spec_.actuators.size(); ++i) {
+      const ActuatorSpec& s = spec_.actuators[i];
+      int targets = 0;
+      TransmissionType trn = TransmissionType::kJoint;
+      std::array<int, 2> ids = {-1, -1};
+      if (!s.joint.empty()) {
+        ++targets;
+        ids[0] = lookup(ObjectType::kJoint, s.joint, s.where, "joint");
+      }
+      if (!s.jointinparent.empty()) {
+        ++targets;
+        trn = TransmissionType::kJointInParent;
+        ids[0] = lookup(ObjectType::kJoint, s.jointinparent, s.where, "joint");
+      }
+      if (!s.tendon.empty()) {
+        ++targets;
+        trn = TransmissionType::kTendon;
+        ids[0] = lookup(ObjectType::kTendon, s.tendon, s.where, "tendon");
+      }
+      if (!s.site.empty()) {
+        ++targets;
+        trn = TransmissionType::kSite;
+        ids[0] = lookup(ObjectType::kSite, s.site, s.where, "site");
+      }
+      if (!s.cranksite.empty() || !s.slidersite.empty()) {
+        ++targets;
+        trn = TransmissionType::kSliderCrank;
+        if (s.cranksite.empty() || s.slidersite.empty()) {
+          fail(s.where, "a slider-crank actuator needs both cranksite and slidersite");
+        }
+        ids[0] = lookup(ObjectType::kSite, s.cranksite, s.where, "site");
+        ids[1] = lookup(ObjectType::kSite, s.slidersite, s.where, "site");
+        if (s.cranklength <= 0) fail(s.where, "a slider-crank actuator needs cranklength > 0");
+      }
+      if (targets != 1) {
+        fail(s.where, "an actuator needs exactly one transmission target: joint, jointinparent, "
+                      "tendon, site, or cranksite with slidersite");
+      }
+      const bool autolimits = spec_.compiler.autolimits;
+      const bool ctrl_limited = resolve_limited(s.ctrllimited, s.ctrlrange_given, autolimits,
+                                                "actuator", "ctrlrange", "ctrllimited", s.where);
+      const bool force_limited = resolve_limited(s.forcelimited, s.forcerange_given, autolimits,
+                                                 "actuator", "forcerange", "forcelimited", s.where);
+      const bool act_limited = resolve_limited(s.actlimited, s.actrange_given, autolimits,
+                                               "actuator", "actrange", "actlimited", s.where);
+      if (ctrl_limited && s.ctrlrange[0] >= s.ctrlrange[1]) {
+        fail(s.where, "a ctrl-limited actuator needs ctrlrange[0] < ctrlrange[1]");
+      }
+      if (force_limited && s.forcerange[0] >= s.forcerange[1]) {
+        fail(s.where, "a force-limited actuator needs forcerange[0] < forcerange[1]");
+      }
+      if (act_limited && s.actrange[0] >= s.actrange[1]) {
+        fail(s.where, "an act-limited actuator needs actrange[0] < actrange[1]");
+      }
+      a.trn_type.push_back(trn);
+      a.dyn_type.push_back(s.dyntype);
+      a.gain_type.push_back(s.gaintype);
+      a.bias_type.push_back(s.biastype);
+      a.trn_id.push_back(ids);
+      a.ctrl_limited.push_back(ctrl_limited);
+      a.force_limited.push_back(force_limited);
+      a.act_limited.push_back(act_limited);
+      a.dynprm.push_back(s.dynprm);
+      a.gainprm.push_back(s.gainprm);
+      a.biasprm.push_back(s.biasprm);
+      a.ctrl_range.push_back(s.ctrlrange);
+      a.force_range.push_back(s.forcerange);
+      a.act_range.push_back(s.actrange);
+      a.gear.push_back(s.gear);
+      a.crank_length.push_back(s.cranklength);
+      a.group.push_back(s.group);
+      a.length0.push_back(0);
+      a.name.push_back(s.name);
+      add_name(ObjectType::kActuator, s.name, static_cast<int>(i), s.where, "actuator");
+      if (s.dyntype != DynamicsType::kNone) ++m_.na;
+    }
+    m_.nu = a.count();
+  }
+
+  void compile_equalities() {
+    Equalities& e = m_.equalities;
+    for (size_t i = 0; i < spec_.equalities.size(); ++i) {
+      const EqualitySpec& s = spec_.equalities[i];
+      std::array<double, 11> data{};
+      int obj1 = -1, obj2 = -1;
+      switch (s.type) {
+        case EqualityType::kConnect:
+        case EqualityType::kWeld: {
+          obj1 = lookup(ObjectType::kBody, s.obj1, s.where, "body");
+          obj2 = s.obj2.empty() ? 0 : lookup(ObjectType::kBody, s.obj2, s.where, "body");
+          if (obj1 == obj2) fail(s.where, "an equality needs two different bodies");
+          const Vector3d world_anchor = xpos0_[obj1] + xquat0_[obj1] * s.anchor;
+          const Vector3d in_body2 = xquat0_[obj2].conjugate() * (world_anchor - xpos0_[obj2]);
+          if (s.type == EqualityType::kConnect) {
+            // data[0:3] anchor in body1; data[3:6] the same point in body2 at qpos0.
+            for (int k = 0; k < 3; ++k) {
+              data[k] = s.anchor[k];
+              data[3 + k] = in_body2[k];
+            }
+          } else {
+            // data[0:3] anchor in body2, data[3:6] anchor in body1, data[6:10]
+            // the relative orientation conj(q1) q2 to keep.
+            Quaterniond relative;
+            Vector3d anchor2 = in_body2;
+            if (s.relpose) {
+              const auto& r = *s.relpose;
+              relative = Quaterniond(r[3], r[4], r[5], r[6]);
+              if (relative.norm() < kMinValue) {
+                relative = (xquat0_[obj1].conjugate() * xquat0_[obj2]).normalized();
+                anchor2 = in_body2;
+              } else {
+                relative.normalize();
+                anchor2 = Vector3d(r[0], r[1], r[2]);
+              }
+            } else {
+              relative = (xquat0_[obj1].conjugate() * xquat0_[obj2]).normalized();
+            }
+            for (int k = 0; k < 3; ++k) {
+              data[k] = anchor2[k];
+              data[3 + k] = s.anchor[k];
+            }
+            data[6] = relative.w();
+            data[7] = relative.x();
+            data[8] = relative.y();
+            data[9] = relative.z();
+          }
+          break;
+        }
+        case EqualityType::kJoint:
+        case EqualityType::kTendon: {
+          const bool joint = s.type == EqualityType::kJoint;
+          const ObjectType type = joint ? ObjectType::kJoint : ObjectType::kTendon;
+          const char* what = joint ? "joint" : "tendon";
+          obj1 = lookup(type, s.obj1, s.where, what);
+          obj2 = s.obj2.empty() ? -1 : lookup(type, s.obj2, s.where, what);
+          if (joint) {
+            for (int id : {obj1, obj2}) {
+              if (id >= 0 && m_.joints.type[id] != JointType::kHinge &&
+                  m_.joints.type[id] != JointType::kSlide) {
+                fail(s.where, "a joint equality couples hinge and slide joints only");
+              }
+            }
+          }
+          for (int k = 0; k < 5; ++k) data[k] = s.polycoef[k];
+          break;
+        }
+      }
+      data[10] = s.torquescale;  // MuJoCo keeps it for every type
+      e.type.push_back(s.type);
+      e.obj1.push_back(obj1);
+      e.obj2.push_back(obj2);
+      e.active.push_back(s.active);
+      e.solref.push_back(s.solref);
+      e.solimp.push_back(s.solimp);
+      e.data.push_back(data);
+      e.name.push_back(s.name);
+      add_name(ObjectType::kEquality, s.name, static_cast<int>(i), s.where, "equality");
+    }
+  }
+
+  // Explicit pairs take their own values; unset ones come from the geoms as
+  // in dynamic contacts (max condim, max frictions, solmix-weighted solref
+  // and solimp, max margin and gap).
+  void compile_contacts() {
+    Pairs& p = m_.pairs;
+    const Geoms& g = m_.geoms;
+    for (const PairSpec& s : spec_.pairs) {
+      const int g1 = lookup(ObjectType::kGeom, s.geom1, s.where, "geom");
+      const int g2 = lookup(ObjectType::kGeom, s.geom2, s.where, "geom");
+      const double mix1 = g.solmix[g1], mix2 = g.solmix[g2];
+      double mix = 0.5;
+      if (mix1 >= kMinValue && mix2 >= kMinValue) {
+        mix = mix1 / (mix1 + mix2);
+      } else if (mix1 < kMinValue && mix2 >= kMinValue) {
+        mix = 0;
+      } else if (mix1 >= kMinValue && mix2 < kMinValue) {
+        mix = 1;
+      }
+      p.geom1.push_back(g1);
+      p.geom2.push_back(g2);
+      p.condim.push_back(s.condim_given ? s.condim : std::max(g.condim[g1], g.condim[g2]));
+      Vector5d friction = s.friction;
+      if (!s.friction_given) {
+        const Vector3d f = g.friction[g1].cwiseMax(g.friction[g2]);
+        friction << f[0], f[0], f[1], f[2], f[2];
+      }
+      p.friction.push_back(friction);
+      SolRef solref = s.solref;
+      if (!s.solref_given) {
+        const SolRef& a = g.solref[g1];
+        const SolRef& b = g.solref[g2];
+        if (a.timeconst > 0 && b.timeconst > 0) {
+          solref = {mix * a.timeconst + (1 - mix) * b.timeconst,
+                    mix * a.dampratio + (1 - mix) * b.dampratio};
+        } else {
+          solref = {std::min(a.timeconst, b.timeconst), std::min(a.dampratio, b.dampratio)};
+        }
+      }
+      p.solref.push_back(solref);
+      SolImp solimp = s.solimp;
+      if (!s.solimp_given) {
+        const SolImp& a = g.solimp[g1];
+        const SolImp& b = g.solimp[g2];
+        solimp = {mix * a.dmin + (1 - mix) * b.dmin, mix * a.dmax + (1 - mix) * b.dmax,
+                  mix * a.width + (1 - mix) * b.width, mix * a.midpoint + (1 - mix) * b.midpoint,
+                  mix * a.power + (1 - mix) * b.power};
+      }
+      p.solimp.push_back(solimp);
+      p.margin.push_back(s.margin_given ? s.margin : std::max(g.margin[g1], g.margin[g2]));
+      p.gap.push_back(s.gap_given ? s.gap : std::max(g.gap[g1], g.gap[g2]));
+    }
+    // Excludes are kept sorted by body pair, as MuJoCo stores them, so
+    // collision filtering can search them.
+    std::vector<std::pair<int, int>> excluded;
+    for (const ExcludeSpec& s : spec_.excludes) {
+      excluded.emplace_back(lookup(ObjectType::kBody, s.body1, s.where, "body"),
+                            lookup(ObjectType::kBody, s.body2, s.where, "body"));
+    }
+    std::stable_sort(excluded.begin(), excluded.end());
+    for (const auto& [body1, body2] : excluded) {
+      m_.excludes.body1.push_back(body1);
+      m_.excludes.body2.push_back(body2);
+    }
+  }
+
+  void compile_sensors() {
+    Sensors& t = m_.sensors;
+    static const std::pair<const char*, int> dims[] = {
+        {"touch", 1},         {"rangefinder", 1},    {"jointpos", 1},      {"jointvel", 1},
+        {"tendonpos", 1},     {"tendonvel", 1},      {"actuatorpos", 1},   {"actuatorvel", 1},
+        {"actuatorfrc", 1},   {"jointlimitpos", 1},  {"jointlimitvel", 1}, {"jointlimitfrc", 1},
+        {"tendonlimitpos", 1}, {"tendonlimitvel", 1}, {"tendonlimitfrc", 1}, {"clock", 1},
+        {"ballquat", 4},      {"framequat", 4}};
+    for (size_t i = 0; i < spec_.sensors.size(); ++i) {
+      const SensorSpec& s = spec_.sensors[i];
+      int dim = 3;
+      for (const auto& [name, d] : dims) {
+        if (s.type == name) dim = d;
+      }
+      int object = -1;
+      if (!s.object.empty()) {
+        const ObjectType type =
+            s.object_type == ObjectType::kXBody ? ObjectType::kBody : s.object_type;
+        object = lookup(type, s.object, s.where, "sensor object");
+      }
+      t.type.push_back(s.type);
+      t.obj_type.push_back(s.object_type);
+      t.obj_id.push_back(object);
+      t.dim.push_back(dim);
+      t.noise.push_back(s.noise);
+      t.cutoff.push_back(s.cutoff);
+      t.name.push_back(s.name);
+      add_name(ObjectType::kSensor, s.name, static_cast<int>(i), s.where, "sensor");
+    }
+  }
+
+  void compile_keyframes() {
+    Keyframes& k = m_.keyframes;
+    const Bodies& b = m_.bodies;
+    std::vector<double> mocap_pos, mocap_quat;
+    for (int i = 0; i < b.count(); ++i) {
+      if (b.mocap[i] < 0) continue;
+      for (int c = 0; c < 3; ++c) mocap_pos.push_back(b.pos[i][c]);
+      for (double v : {b.quat[i].w(), b.quat[i].x(), b.quat[i].y(), b.quat[i].z()}) {
+        mocap_quat.push_back(v);
+      }
+    }
+    for (size_t i = 0; i < spec_.keyframes.size(); ++i) {
+      const KeyframeSpec& s = spec_.keyframes[i];
+      auto take = [&](const std::optional<std::vector<double>>& given, const char* what,
+                      std::vector<double> fallback) {
+        if (!given) return fallback;
+        if (given->size() != fallback.size()) {
+          fail(s.where, std::string("'") + what + "' of <key> has " +
+                            std::to_string(given->size()) + " values; the model needs " +
+                            std::to_string(fallback.size()));
+        }
+        return *given;
+      };
+      k.time.push_back(s.time);
+      k.qpos.push_back(take(s.qpos, "qpos", m_.qpos0));
+      k.qvel.push_back(take(s.qvel, "qvel", std::vector<double>(m_.nv, 0.0)));
+      k.act.push_back(take(s.act, "act", std::vector<double>(m_.na, 0.0)));
+      k.ctrl.push_back(take(s.ctrl, "ctrl", std::vector<double>(m_.nu, 0.0)));
+      k.mocap_pos.push_back(take(s.mpos, "mpos", mocap_pos));
+      k.mocap_quat.push_back(take(s.mquat, "mquat", mocap_quat));
+      k.name.push_back(s.name);
+      add_name(ObjectType::kKey, s.name, static_cast<int>(i), s.where, "key");
+    }
+  }
+
+  const ModelSpec& spec_;
+  Model m_;
+  std::vector<FlatBody> bodies_;
+  std::vector<const GeomSpec*> geom_specs_;
+  std::vector<const CameraSpec*> camera_specs_;
+  std::vector<const LightSpec*> light_specs_;
+  std::vector<ProcessedMesh> processed_meshes_;
+  std::vector<Vector3d> xpos0_;
+  std::vector<Quaterniond> xquat0_;
+};
+
+}  // namespace
+
+Model compile_model(const ModelSpec& spec) { return Compiler(spec).run(); }
+
+}  // namespace pliant

@@ -1,0 +1,585 @@
+#include "model/element_parsers.h"
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+
+#include "model/orientation.h"
+
+namespace pliant {
+namespace {
+
+// Reads 1..N numbers over the first entries of `out`, keeping the rest: MJCF
+// lets sizes, frictions and parameter vectors be given in part.
+template <class Vector>
+bool read_partial(AttributeReader& reader, const std::string& name, Vector& out, int max_count) {
+  std::vector<double> values;
+  if (!reader.read_numbers(name, values, 1, max_count)) return false;
+  for (size_t i = 0; i < values.size(); ++i) out[i] = values[i];
+  return true;
+}
+
+void read_solref(AttributeReader& reader, const std::string& name, SolRef& solref) {
+  std::vector<double> v;
+  if (!reader.read_numbers(name, v, 1, 2)) return;
+  solref.timeconst = v[0];
+  if (v.size() > 1) solref.dampratio = v[1];
+}
+
+void read_solimp(AttributeReader& reader, const std::string& name, SolImp& solimp) {
+  std::vector<double> v;
+  if (!reader.read_numbers(name, v, 1, 5)) return;
+  double* fields[] = {&solimp.dmin, &solimp.dmax, &solimp.width, &solimp.midpoint,
+                      &solimp.power};
+  for (size_t i = 0; i < v.size(); ++i) *fields[i] = v[i];
+}
+
+void read_tristate(AttributeReader& reader, const std::string& name, TriState& out) {
+  reader.read_keyword(name, out,
+                      {{"false", TriState::kFalse}, {"true", TriState::kTrue},
+                       {"auto", TriState::kAuto}});
+}
+
+void read_fromto(AttributeReader& reader, std::optional<std::array<double, 6>>& fromto) {
+  Eigen::Matrix<double, 6, 1> v;
+  if (reader.read("fromto", v)) {
+    fromto = std::array<double, 6>{v[0], v[1], v[2], v[3], v[4], v[5]};
+  }
+}
+
+void read_geom_type(AttributeReader& reader, GeomType& type) {
+  reader.read_keyword(
+      "type", type,
+      {{"plane", GeomType::kPlane},
+       {"hfield", GeomType::kHfield},
+       {"sphere", GeomType::kSphere},
+       {"capsule", GeomType::kCapsule},
+       {"ellipsoid", GeomType::kEllipsoid},
+       {"cylinder", GeomType::kCylinder},
+       {"box", GeomType::kBox},
+       {"mesh", GeomType::kMesh}});
+}
+
+void reject_negative(AttributeReader& reader, const std::string& name, double value) {
+  if (value < 0) {
+    reader.fail("attribute '" + name + "' of <" + reader.node().name +
+                "> must not be negative (got " + std::to_string(value) + ")");
+  }
+}
+
+// Attributes MuJoCo keeps for user plugins; accepted and not used.
+void skip_user_data(AttributeReader& reader) { reader.has("user"); }
+
+}  // namespace
+
+void parse_geom(AttributeReader& reader, const CompilerSettings& compiler, GeomSpec& geom) {
+  reader.read("name", geom.name);
+  reader.has("class");
+  read_geom_type(reader, geom.type);
+  reader.read("contype", geom.contype);
+  reader.read("conaffinity", geom.conaffinity);
+  reader.read("condim", geom.condim);
+  if (geom.condim != 1 && geom.condim != 3 && geom.condim != 4 && geom.condim != 6) {
+    reader.fail("attribute 'condim' of <geom> is " + std::to_string(geom.condim) +
+                "; accepted: 1, 3, 4, 6");
+  }
+  reader.read("group", geom.group);
+  reader.read("priority", geom.priority);
+  std::vector<double> size;
+  if (reader.read_numbers("size", size, 1, 3)) {
+    for (size_t i = 0; i < size.size(); ++i) {
+      reject_negative(reader, "size", size[i]);
+      geom.size[i] = size[i];
+    }
+    geom.size_given = static_cast<int>(size.size());
+  }
+  read_fromto(reader, geom.fromto);
+  reader.read("pos", geom.pos);
+  if (auto quat = read_orientation(reader, compiler)) geom.quat = *quat;
+  double mass = 0;
+  if (reader.read("mass", mass)) {
+    reject_negative(reader, "mass", mass);
+    geom.mass = mass;
+  }
+  if (reader.read("density", geom.density)) reject_negative(reader, "density", geom.density);
+  read_partial(reader, "friction", geom.friction, 3);
+  reader.read("solmix", geom.solmix);
+  reader.read("margin", geom.margin);
+  reader.read("gap", geom.gap);
+  read_solref(reader, "solref", geom.solref);
+  read_solimp(reader, "solimp", geom.solimp);
+  reader.read("rgba", geom.rgba);
+  reader.read("material", geom.material);
+  reader.read("mesh", geom.mesh);
+  reader.read("hfield", geom.hfield);
+  // Fluid-interaction attributes of later MJCF versions are not part of the
+  // 2.2.2 model; visual-only attributes are accepted and not used.
+  skip_user_data(reader);
+  reader.finish();
+}
+
+void parse_site(AttributeReader& reader, const CompilerSettings& compiler, SiteSpec& site) {
+  reader.read("name", site.name);
+  reader.has("class");
+  read_geom_type(reader, site.type);
+  reader.read("group", site.group);
+  std::vector<double> size;
+  if (reader.read_numbers("size", size, 1, 3)) {
+    for (size_t i = 0; i < size.size(); ++i) {
+      reject_negative(reader, "size", size[i]);
+      site.size[i] = size[i];
+    }
+  }
+  read_fromto(reader, site.fromto);
+  reader.read("pos", site.pos);
+  if (auto quat = read_orientation(reader, compiler)) site.quat = *quat;
+  reader.read("rgba", site.rgba);
+  reader.read("material", site.material);
+  skip_user_data(reader);
+  reader.finish();
+}
+
+void parse_joint(AttributeReader& reader, JointSpec& joint) {
+  reader.read("name", joint.name);
+  reader.has("class");
+  reader.read_keyword("type", joint.type,
+                      {{"free", JointType::kFree},
+                       {"ball", JointType::kBall},
+                       {"slide", JointType::kSlide},
+                       {"hinge", JointType::kHinge}});
+  reader.read("group", joint.group);
+  reader.read("pos", joint.pos);
+  reader.read("axis", joint.axis);
+  if (reader.read("range", joint.range)) joint.range_given = true;
+  read_tristate(reader, "limited", joint.limited);
+  reader.read("ref", joint.ref);
+  reader.read("springref", joint.springref);
+  reader.read("stiffness", joint.stiffness);
+  if (reader.read("damping", joint.damping)) reject_negative(reader, "damping", joint.damping);
+  if (reader.read("armature", joint.armature)) reject_negative(reader, "armature", joint.armature);
+  if (reader.read("frictionloss", joint.frictionloss)) {
+    reject_negative(reader, "frictionloss", joint.frictionloss);
+  }
+  reader.read("margin", joint.margin);
+  read_solref(reader, "solreflimit", joint.solref_limit);
+  read_solimp(reader, "solimplimit", joint.solimp_limit);
+  read_solref(reader, "solreffriction", joint.solref_friction);
+  read_solimp(reader, "solimpfriction", joint.solimp_friction);
+  skip_user_data(reader);
+  reader.finish();
+}
+
+namespace {
+int read_tracking_mode(AttributeReader& reader, int mode) {
+  reader.read_keyword("mode", mode,
+                      {{"fixed", 0}, {"track", 1}, {"trackcom", 2}, {"targetbody", 3},
+                       {"targetbodycom", 4}});
+  return mode;
+}
+}  // namespace
+
+void parse_camera(AttributeReader& reader, const CompilerSettings& compiler, CameraSpec& camera) {
+  reader.read("name", camera.name);
+  reader.has("class");
+  camera.mode = read_tracking_mode(reader, camera.mode);
+  reader.read("target", camera.target);
+  reader.read("pos", camera.pos);
+  if (auto quat = read_orientation(reader, compiler)) camera.quat = *quat;
+  reader.read("fovy", camera.fovy);
+  reader.has("ipd");
+  skip_user_data(reader);
+  reader.finish();
+}
+
+void parse_light(AttributeReader& reader, LightSpec& light) {
+  reader.read("name", light.name);
+  reader.has("class");
+  light.mode = read_tracking_mode(reader, light.mode);
+  reader.read("target", light.target);
+  reader.read_bool("directional", light.directional);
+  reader.read_bool("castshadow", light.castshadow);
+  reader.read_bool("active", light.active);
+  reader.read("pos", light.pos);
+  reader.read("dir", light.dir);
+  reader.read("attenuation", light.attenuation);
+  reader.read("cutoff", light.cutoff);
+  reader.read("exponent", light.exponent);
+  reader.read("ambient", light.ambient);
+  reader.read("diffuse", light.diffuse);
+  reader.read("specular", light.specular);
+  reader.finish();
+}
+
+void parse_inertial(AttributeReader& reader, const CompilerSettings& compiler,
+                    InertialSpec& inertial) {
+  if (!reader.read("pos", inertial.pos)) reader.fail("<inertial> needs 'pos'");
+  if (auto quat = read_orientation(reader, compiler)) inertial.quat = *quat;
+  if (!reader.read("mass", inertial.mass)) reader.fail("<inertial> needs 'mass'");
+  reject_negative(reader, "mass", inertial.mass);
+  Vector3d diagonal;
+  Eigen::Matrix<double, 6, 1> full;
+  const bool has_diagonal = reader.read("diaginertia", diagonal);
+  const bool has_full = reader.read("fullinertia", full);
+  if (has_diagonal == has_full) {
+    reader.fail("<inertial> needs exactly one of 'diaginertia' (3 numbers) and 'fullinertia' "
+                "(6 numbers: ixx iyy izz ixy ixz iyz)");
+  }
+  if (has_diagonal) {
+    for (int i = 0; i < 3; ++i) reject_negative(reader, "diaginertia", diagonal[i]);
+    inertial.diaginertia = diagonal;
+    return reader.finish();
+  }
+  if (reader.has("quat") || reader.has("axisangle") || reader.has("euler") ||
+      reader.has("xyaxes") || reader.has("zaxis")) {
+    reader.fail("<inertial> with 'fullinertia' takes no orientation: the tensor gives it");
+  }
+  // Diagonalise the symmetric tensor; its eigenvectors give the frame.
+  Eigen::Matrix3d tensor;
+  tensor << full[0], full[3], full[4], full[3], full[1], full[5], full[4], full[5], full[2];
+  Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> solver(tensor);
+  if (solver.info() != Eigen::Success || solver.eigenvalues().minCoeff() < 0) {
+    reader.fail("'fullinertia' of <inertial> must be positive semi-definite");
+  }
+  Eigen::Matrix3d frame = solver.eigenvectors();
+  if (frame.determinant() < 0) frame.col(2) = -frame.col(2);
+  inertial.diaginertia = solver.eigenvalues();
+  inertial.quat = Eigen::Quaterniond(frame).normalized();
+  reader.finish();
+}
+
+void parse_mesh(AttributeReader& reader, MeshSpec& mesh) {
+  reader.read("name", mesh.name);
+  reader.has("class");
+  reader.read("file", mesh.file);
+  reader.read("scale", mesh.scale);
+  reader.read_numbers("vertex", mesh.vertex, 0, 1 << 30);
+  reader.read_integers("face", mesh.face, 0, 1 << 30);
+  // Accepted, not used by Pliant: texture coordinates, normals and
+  // smoothing belong to rendering.
+  reader.has("texcoord");
+  reader.has("normal");
+  reader.has("smoothnormal");
+  reader.has("refpos");
+  reader.has("refquat");
+  reader.has("content_type");
+  reader.finish();
+}
+
+void parse_texture(AttributeReader& reader, TextureSpec& texture) {
+  reader.read("name", texture.name);
+  reader.read_keyword("type", texture.type, {{"2d", 0}, {"cube", 1}, {"skybox", 2}});
+  reader.read("file", texture.file);
+  reader.read_keyword("builtin", texture.builtin,
+                      {{"none", std::string("none")},
+                       {"gradient", std::string("gradient")},
+                       {"checker", std::string("checker")},
+                       {"flat", std::string("flat")}});
+  reader.read("rgb1", texture.rgb1);
+  reader.read("rgb2", texture.rgb2);
+  reader.read("width", texture.width);
+  reader.read("height", texture.height);
+  // Visual details accepted and not used by the engine.
+  for (const char* name : {"mark", "markrgb", "random", "gridsize", "gridlayout", "fileright",
+                           "fileleft", "fileup", "filedown", "filefront", "fileback", "hflip",
+                           "vflip", "content_type"}) {
+    reader.has(name);
+  }
+  reader.finish();
+}
+
+void parse_material(AttributeReader& reader, MaterialSpec& material) {
+  reader.read("name", material.name);
+  reader.has("class");
+  reader.read("texture", material.texture);
+  reader.read("texrepeat", material.texrepeat);
+  reader.read_bool("texuniform", material.texuniform);
+  reader.read("emission", material.emission);
+  reader.read("specular", material.specular);
+  reader.read("shininess", material.shininess);
+  reader.read("reflectance", material.reflectance);
+  reader.read("rgba", material.rgba);
+  reader.finish();
+}
+
+void parse_hfield(AttributeReader& reader, HfieldSpec& hfield) {
+  reader.read("name", hfield.name);
+  reader.read("file", hfield.file);
+  reader.read("size", hfield.size);
+  reader.read("nrow", hfield.nrow);
+  reader.read("ncol", hfield.ncol);
+  reader.has("elevation");
+  reader.has("content_type");
+  reader.finish();
+}
+
+void parse_actuator(AttributeReader& reader, const std::string& kind, ActuatorSpec& actuator) {
+  actuator.kind = kind;
+  reader.read("name", actuator.name);
+  reader.has("class");
+  reader.read("group", actuator.group);
+  read_tristate(reader, "ctrllimited", actuator.ctrllimited);
+  read_tristate(reader, "forcelimited", actuator.forcelimited);
+  read_tristate(reader, "actlimited", actuator.actlimited);
+  if (reader.read("ctrlrange", actuator.ctrlrange)) actuator.ctrlrange_given = true;
+  if (reader.read("forcerange", actuator.forcerange)) actuator.forcerange_given = true;
+  if (reader.read("actrange", actuator.actrange)) actuator.actrange_given = true;
+  read_partial(reader, "gear", actuator.gear, 6);
+  reader.read("cranklength", actuator.cranklength);
+  reader.read("joint", actuator.joint);
+  reader.read("jointinparent", actuator.jointinparent);
+  reader.read("tendon", actuator.tendon);
+  reader.read("site", actuator.site);
+  reader.read("slidersite", actuator.slidersite);
+  reader.read("cranksite", actuator.cranksite);
+  reader.has("lengthrange");
+  skip_user_data(reader);
+
+  // The shortcut elements fix the gain, bias and dynamics structure; their
+  // gains start from the class's (so a default <position kp> carries over).
+  if (kind == "general") {
+    reader.read_keyword("dyntype", actuator.dyntype,
+                        {{"none", DynamicsType::kNone},
+                         {"integrator", DynamicsType::kIntegrator},
+                         {"filter", DynamicsType::kFilter},
+                         {"muscle", DynamicsType::kMuscle}});
+    reader.read_keyword("gaintype", actuator.gaintype,
+                        {{"fixed", GainType::kFixed}, {"affine", GainType::kAffine},
+                         {"muscle", GainType::kMuscle}});
+    reader.read_keyword("biastype", actuator.biastype,
+                        {{"none", BiasType::kNone}, {"affine", BiasType::kAffine},
+                         {"muscle", BiasType::kMuscle}});
+    read_partial(reader, "dynprm", actuator.dynprm, 10);
+    read_partial(reader, "gainprm", actuator.gainprm, 10);
+    read_partial(reader, "biasprm", actuator.biasprm, 10);
+  } else if (kind == "motor") {
+    actuator.dyntype = DynamicsType::kNone;
+    actuator.gaintype = GainType::kFixed;
+    actuator.biastype = BiasType::kNone;
+    actuator.dynprm = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    actuator.gainprm = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    actuator.biasprm = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  } else if (kind == "position" || kind == "velocity") {
+    const bool position = kind == "position";
+    double gain = actuator.gainprm[0];  // the class's gain, 1 unless a default set it
+    reader.read(position ? "kp" : "kv", gain);
+    actuator.dyntype = DynamicsType::kNone;
+    actuator.gaintype = GainType::kFixed;
+    actuator.biastype = BiasType::kAffine;
+    actuator.dynprm = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    actuator.gainprm = {gain, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    actuator.biasprm = {0, position ? -gain : 0, position ? 0 : -gain, 0, 0, 0, 0, 0, 0, 0};
+  } else if (kind == "muscle") {
+    // Muscle parameters live in gainprm and biasprm alike: range (2), force,
+    // scale, lmin, lmax, vmax, fpmax, fvmax; dynprm holds the activation and
+    // deactivation time constants. A class's muscle values carry over.
+    std::array<double, 10> prm = {0.75, 1.05, -1, 200, 0.5, 1.6, 1.5, 1.3, 1.2, 0};
+    Vector2d timeconst(0.01, 0.04);
+    if (actuator.gaintype == GainType::kMuscle) {
+      prm = actuator.gainprm;
+      timeconst = Vector2d(actuator.dynprm[0], actuator.dynprm[1]);
+    }
+    reader.read("timeconst", timeconst);
+    Vector2d range(prm[0], prm[1]);
+    reader.read("range", range);
+    prm[0] = range[0];
+    prm[1] = range[1];
+    const char* names[] = {"force", "scale", "lmin", "lmax", "vmax", "fpmax", "fvmax"};
+    for (int i = 0; i < 7; ++i) reader.read(names[i], prm[2 + i]);
+    actuator.dyntype = DynamicsType::kMuscle;
+    actuator.gaintype = GainType::kMuscle;
+    actuator.biastype = BiasType::kMuscle;
+    actuator.dynprm = {timeconst[0], timeconst[1], 0, 0, 0, 0, 0, 0, 0, 0};
+    actuator.gainprm = prm;
+    actuator.biasprm = prm;
+  }
+  reader.finish();
+}
+
+void parse_tendon(AttributeReader& reader, TendonSpec& tendon) {
+  reader.read("name", tendon.name);
+  reader.has("class");
+  reader.read("group", tendon.group);
+  read_tristate(reader, "limited", tendon.limited);
+  if (reader.read("range", tendon.range)) tendon.range_given = true;
+  reader.read("margin", tendon.margin);
+  reader.read("stiffness", tendon.stiffness);
+  reader.read("damping", tendon.damping);
+  reader.read("frictionloss", tendon.frictionloss);
+  reader.read("springlength", tendon.springlength);
+  reader.read("width", tendon.width);
+  read_solref(reader, "solreflimit", tendon.solref_limit);
+  read_solimp(reader, "solimplimit", tendon.solimp_limit);
+  read_solref(reader, "solreffriction", tendon.solref_friction);
+  read_solimp(reader, "solimpfriction", tendon.solimp_friction);
+  reader.read("rgba", tendon.rgba);
+  reader.has("material");
+  skip_user_data(reader);
+  reader.finish();
+}
+
+void parse_equality(AttributeReader& reader, const CompilerSettings& compiler,
+                    EqualitySpec& equality) {
+  (void)compiler;
+  reader.read("name", equality.name);
+  reader.has("class");
+  reader.read_bool("active", equality.active);
+  read_solref(reader, "solref", equality.solref);
+  read_solimp(reader, "solimp", equality.solimp);
+  const std::string& kind = reader.node().name;
+  if (kind == "connect" || kind == "weld") {
+    reader.read("body1", equality.obj1);
+    reader.read("body2", equality.obj2);
+    reader.read("anchor", equality.anchor);
+  }
+  if (kind == "weld") {
+    Eigen::Matrix<double, 7, 1> pose;
+    if (reader.read("relpose", pose)) {
+      equality.relpose = std::array<double, 7>{pose[0], pose[1], pose[2], pose[3],
+                                               pose[4], pose[5], pose[6]};
+    }
+    reader.read("torquescale", equality.torquescale);
+  }
+  if (kind == "joint") {
+    reader.read("joint1", equality.obj1);
+    reader.read("joint2", equality.obj2);
+  }
+  if (kind == "tendon") {
+    reader.read("tendon1", equality.obj1);
+    reader.read("tendon2", equality.obj2);
+  }
+  if (kind == "joint" || kind == "tendon") read_partial(reader, "polycoef", equality.polycoef, 5);
+  reader.finish();
+}
+
+void parse_pair(AttributeReader& reader, PairSpec& pair) {
+  reader.read("name", pair.name);
+  reader.has("class");
+  reader.read("geom1", pair.geom1);
+  reader.read("geom2", pair.geom2);
+  pair.condim_given |= reader.read("condim", pair.condim);
+  if (pair.condim != 1 && pair.condim != 3 && pair.condim != 4 && pair.condim != 6) {
+    reader.fail("attribute 'condim' of <pair> is " + std::to_string(pair.condim) +
+                "; accepted: 1, 3, 4, 6");
+  }
+  pair.friction_given |= read_partial(reader, "friction", pair.friction, 5);
+  pair.solref_given |= reader.has("solref");
+  read_solref(reader, "solref", pair.solref);
+  pair.solimp_given |= reader.has("solimp");
+  read_solimp(reader, "solimp", pair.solimp);
+  pair.margin_given |= reader.read("margin", pair.margin);
+  pair.gap_given |= reader.read("gap", pair.gap);
+  reader.finish();
+}
+
+void parse_option(AttributeReader& reader, Options& options) {
+  if (reader.read("timestep", options.timestep) && options.timestep <= 0) {
+    reader.fail("attribute 'timestep' of <option> must be positive");
+  }
+  reader.read("apirate", options.apirate);
+  reader.read("impratio", options.impratio);
+  reader.read("tolerance", options.tolerance);
+  reader.read("noslip_tolerance", options.noslip_tolerance);
+  reader.read("mpr_tolerance", options.mpr_tolerance);
+  reader.read("gravity", options.gravity);
+  reader.read("wind", options.wind);
+  reader.read("magnetic", options.magnetic);
+  reader.read("density", options.density);
+  reader.read("viscosity", options.viscosity);
+  reader.read("o_margin", options.o_margin);
+  read_solref(reader, "o_solref", options.o_solref);
+  read_solimp(reader, "o_solimp", options.o_solimp);
+  reader.read_keyword("integrator", options.integrator,
+                      {{"Euler", Integrator::kEuler},
+                       {"RK4", Integrator::kRk4},
+                       {"implicit", Integrator::kImplicit},
+                       {"implicitfast", Integrator::kImplicitFast}});
+  reader.read_keyword("collision", options.collision,
+                      {{"all", CollisionMode::kAll},
+                       {"predefined", CollisionMode::kPair},
+                       {"dynamic", CollisionMode::kDynamic}});
+  reader.read_keyword("cone", options.cone,
+                      {{"pyramidal", Cone::kPyramidal}, {"elliptic", Cone::kElliptic}});
+  reader.read_keyword("jacobian", options.jacobian,
+                      {{"dense", JacobianLayout::kDense},
+                       {"sparse", JacobianLayout::kSparse},
+                       {"auto", JacobianLayout::kAuto}});
+  reader.read_keyword("solver", options.solver,
+                      {{"PGS", SolverType::kPgs}, {"CG", SolverType::kCg},
+                       {"Newton", SolverType::kNewton}});
+  reader.read("iterations", options.iterations);
+  reader.read("noslip_iterations", options.noslip_iterations);
+  reader.read("mpr_iterations", options.mpr_iterations);
+  if (options.iterations < 0 || options.noslip_iterations < 0 || options.mpr_iterations < 0) {
+    reader.fail("iteration counts of <option> must not be negative");
+  }
+  reader.finish();
+}
+
+void parse_option_flags(AttributeReader& reader, OptionFlags& flags) {
+  auto read_flag = [&](const char* name, bool& on) {
+    reader.read_keyword(name, on, {{"enable", true}, {"disable", false}});
+  };
+  read_flag("constraint", flags.constraint);
+  read_flag("equality", flags.equality);
+  read_flag("frictionloss", flags.frictionloss);
+  read_flag("limit", flags.limit);
+  read_flag("contact", flags.contact);
+  read_flag("passive", flags.passive);
+  read_flag("gravity", flags.gravity);
+  read_flag("clampctrl", flags.clampctrl);
+  read_flag("warmstart", flags.warmstart);
+  read_flag("filterparent", flags.filterparent);
+  read_flag("actuation", flags.actuation);
+  read_flag("refsafe", flags.refsafe);
+  read_flag("sensor", flags.sensor);
+  read_flag("override", flags.override_contacts);
+  read_flag("energy", flags.energy);
+  read_flag("fwdinv", flags.fwdinv);
+  read_flag("sensornoise", flags.sensornoise);
+  read_flag("multiccd", flags.multiccd);
+  reader.finish();
+}
+
+void parse_compiler(AttributeReader& reader, CompilerSettings& compiler) {
+  reader.read_keyword("angle", compiler.degrees, {{"degree", true}, {"radian", false}});
+  if (reader.read("eulerseq", compiler.eulerseq)) {
+    const std::string& s = compiler.eulerseq;
+    bool valid = s.size() == 3;
+    for (char c : s) valid = valid && std::string("xyzXYZ").find(c) != std::string::npos;
+    if (!valid) reader.fail("attribute 'eulerseq' must be three letters from xyzXYZ");
+  }
+  reader.read("meshdir", compiler.meshdir);
+  reader.read("texturedir", compiler.texturedir);
+  reader.read("assetdir", compiler.assetdir);
+  reader.read_bool("autolimits", compiler.autolimits);
+  reader.read_keyword("inertiafromgeom", compiler.inertiafromgeom,
+                      {{"false", InertiaFromGeom::kFalse},
+                       {"true", InertiaFromGeom::kTrue},
+                       {"auto", InertiaFromGeom::kAuto}});
+  std::vector<int> range;
+  if (reader.read_integers("inertiagrouprange", range, 2, 2)) {
+    compiler.inertiagrouprange = {range[0], range[1]};
+  }
+  reader.read("settotalmass", compiler.settotalmass);
+  reader.read("boundmass", compiler.boundmass);
+  reader.read("boundinertia", compiler.boundinertia);
+  reader.read_bool("balanceinertia", compiler.balanceinertia);
+  reader.read_bool("strippath", compiler.strippath);
+  reader.read_bool("exactmeshinertia", compiler.exactmeshinertia);
+  std::string coordinate;
+  if (reader.read("coordinate", coordinate) && coordinate != "local") {
+    reader.fail("coordinate=\"" + coordinate +
+                "\" is not supported; Pliant reads local coordinates only (coordinate=\"local\")");
+  }
+  bool flag = false;
+  if (reader.read_bool("fusestatic", flag) && flag) {
+    reader.fail("fusestatic=\"true\" is not supported by Pliant; remove it or set it to false");
+  }
+  // Accepted without effect on the simulation.
+  reader.read_bool("discardvisual", flag);
+  reader.read_bool("convexhull", flag);
+  reader.read_bool("usethread", flag);
+  reader.read_bool("fitaabb", flag);
+  reader.finish();
+}
+
+}  // namespace pliant

@@ -1,0 +1,381 @@
+#pragma once
+
+// The compiled, immutable model. One Model is shared read-only by any number
+// of Data. Entities live in grouped tables of columns with dense int ids in
+// MJCF depth-first order, the order MuJoCo uses, so that ids line up with it.
+//
+// Units: SI throughout (m, kg, s, rad, N). Poses of children are relative to
+// their parent body frame; quaternions are unit, (w, x, y, z) semantics via
+// Eigen::Quaterniond. Enum values equal MuJoCo's codes.
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <array>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "model/solver_params.h"
+
+namespace pliant {
+
+using Eigen::Quaterniond;
+using Eigen::Vector2d;
+using Eigen::Vector3d;
+using Eigen::Vector4d;
+using Vector5d = Eigen::Matrix<double, 5, 1>;
+
+enum class JointType : int { kFree = 0, kBall = 1, kSlide = 2, kHinge = 3 };
+enum class GeomType : int {
+  kPlane = 0,
+  kHfield = 1,
+  kSphere = 2,
+  kCapsule = 3,
+  kEllipsoid = 4,
+  kCylinder = 5,
+  kBox = 6,
+  kMesh = 7,
+};
+enum class Integrator : int { kEuler = 0, kRk4 = 1, kImplicit = 2, kImplicitFast = 3 };
+enum class Cone : int { kPyramidal = 0, kElliptic = 1 };
+enum class JacobianLayout : int { kDense = 0, kSparse = 1, kAuto = 2 };
+enum class SolverType : int { kPgs = 0, kCg = 1, kNewton = 2 };
+enum class CollisionMode : int { kAll = 0, kPair = 1, kDynamic = 2 };
+enum class EqualityType : int { kConnect = 0, kWeld = 1, kJoint = 2, kTendon = 3 };
+enum class WrapType : int { kNone = 0, kJoint = 1, kPulley = 2, kSite = 3, kSphere = 4, kCylinder = 5 };
+enum class TransmissionType : int { kJoint = 0, kJointInParent = 1, kSliderCrank = 2, kTendon = 3, kSite = 4 };
+enum class DynamicsType : int { kNone = 0, kIntegrator = 1, kFilter = 2, kMuscle = 3 };
+enum class GainType : int { kFixed = 0, kAffine = 1, kMuscle = 2 };
+enum class BiasType : int { kNone = 0, kAffine = 1, kMuscle = 2 };
+enum class ObjectType : int {
+  kUnknown = 0,
+  kBody = 1,
+  kXBody = 2,
+  kJoint = 3,
+  kDof = 4,
+  kGeom = 5,
+  kSite = 6,
+  kCamera = 7,
+  kLight = 8,
+  kMesh = 9,
+  kSkin = 10,
+  kHfield = 11,
+  kTexture = 12,
+  kMaterial = 13,
+  kPair = 14,
+  kExclude = 15,
+  kEquality = 16,
+  kTendon = 17,
+  kActuator = 18,
+  kSensor = 19,
+  kNumeric = 20,
+  kText = 21,
+  kTuple = 22,
+  kKey = 23,
+};
+
+// Feature switches of <option><flag>. true means the feature is on; the
+// defaults are MuJoCo's (everything on except override and energy).
+struct OptionFlags {
+  bool constraint = true, equality = true, frictionloss = true, limit = true, contact = true;
+  bool passive = true, gravity = true, clampctrl = true, warmstart = true, filterparent = true;
+  bool actuation = true, refsafe = true, sensor = true;
+  bool override_contacts = false, energy = false, fwdinv = false, sensornoise = false,
+       multiccd = false;
+
+  int disable_bits() const;  // MuJoCo's mjtDisableBit mask
+  int enable_bits() const;   // MuJoCo's mjtEnableBit mask
+};
+
+struct Options {
+  double timestep = 0.002;                   // s
+  double apirate = 100;                      // Hz
+  double impratio = 1;                       // frictional-to-normal impedance ratio
+  double tolerance = 1e-8;                   // solver tolerance
+  double noslip_tolerance = 1e-6;
+  double mpr_tolerance = 1e-6;
+  Vector3d gravity{0, 0, -9.81};             // m/s^2
+  Vector3d wind{0, 0, 0};                    // m/s
+  Vector3d magnetic{0, -0.5, 0};             // T
+  double density = 0;                        // kg/m^3 of the medium
+  double viscosity = 0;                      // Pa s of the medium
+  double o_margin = 0;                       // m, used with the override flag
+  SolRef o_solref;
+  SolImp o_solimp;
+  Integrator integrator = Integrator::kEuler;
+  CollisionMode collision = CollisionMode::kAll;
+  Cone cone = Cone::kPyramidal;
+  JacobianLayout jacobian = JacobianLayout::kAuto;
+  SolverType solver = SolverType::kNewton;
+  int iterations = 100;
+  int noslip_iterations = 0;
+  int mpr_iterations = 50;
+  OptionFlags flags;
+};
+
+struct Bodies {
+  std::vector<int> parent;      // parent body id (world: 0)
+  std::vector<int> root;        // top-level ancestor below the world
+  std::vector<int> weld;        // nearest ancestor (or self) with joints; world: 0
+  std::vector<int> mocap;       // mocap id, -1 if not mocap
+  std::vector<int> joint_count, joint_adr;
+  std::vector<int> dof_count, dof_adr;
+  std::vector<int> geom_count, geom_adr;
+  std::vector<Vector3d> pos;    // m, frame relative to parent
+  std::vector<Quaterniond> quat;
+  std::vector<Vector3d> ipos;   // m, inertial frame relative to body frame
+  std::vector<Quaterniond> iquat;
+  std::vector<double> mass;     // kg
+  std::vector<double> subtree_mass;  // kg
+  std::vector<Vector3d> inertia;     // kg m^2, principal moments in the inertial frame
+  std::vector<Vector2d> invweight0;  // (translational, rotational); filled by the dynamics
+  std::vector<std::string> name;
+  int count() const { return static_cast<int>(parent.size()); }
+};
+
+struct Joints {
+  std::vector<JointType> type;
+  std::vector<int> qpos_adr, dof_adr, body;
+  std::vector<int> group;
+  std::vector<bool> limited;
+  std::vector<SolRef> solref;   // limit
+  std::vector<SolImp> solimp;   // limit
+  std::vector<Vector3d> pos;    // m, anchor in body frame
+  std::vector<Vector3d> axis;   // unit, in body frame
+  std::vector<double> stiffness;  // N/m or N m/rad
+  std::vector<Vector2d> range;    // m or rad
+  std::vector<double> margin;     // m or rad
+  std::vector<std::string> name;
+  int count() const { return static_cast<int>(type.size()); }
+};
+
+struct Dofs {
+  std::vector<int> body, joint, parent;  // parent dof, -1 at a root
+  std::vector<int> madr;                 // first entry of this dof's row in sparse M
+  std::vector<SolRef> solref;            // friction loss
+  std::vector<SolImp> solimp;            // friction loss
+  std::vector<double> frictionloss;      // N or N m
+  std::vector<double> armature;          // kg or kg m^2
+  std::vector<double> damping;           // N s/m or N m s/rad
+  std::vector<double> invweight0;        // filled by the dynamics
+  int count() const { return static_cast<int>(body.size()); }
+};
+
+struct Geoms {
+  std::vector<GeomType> type;
+  std::vector<int> contype, conaffinity, condim, body, group, priority, material;
+  std::vector<int> data_id;  // mesh id for mesh geoms, hfield id for hfields, else -1
+  std::vector<bool> same_frame_as_body;
+  std::vector<Vector3d> size;   // type-specific, m
+  std::vector<double> rbound;   // m, bounding sphere radius about the geom centre
+  std::vector<Vector3d> pos;    // m, in body frame
+  std::vector<Quaterniond> quat;
+  std::vector<Vector3d> friction;  // sliding, torsional, rolling
+  std::vector<double> solmix;
+  std::vector<SolRef> solref;
+  std::vector<SolImp> solimp;
+  std::vector<double> margin, gap;  // m
+  std::vector<Vector4d> rgba;
+  std::vector<std::string> name;
+  int count() const { return static_cast<int>(type.size()); }
+};
+
+struct Sites {
+  std::vector<GeomType> type;
+  std::vector<int> body, group, material;
+  std::vector<Vector3d> size, pos;
+  std::vector<Quaterniond> quat;
+  std::vector<Vector4d> rgba;
+  std::vector<std::string> name;
+  int count() const { return static_cast<int>(type.size()); }
+};
+
+struct Cameras {
+  std::vector<int> body, mode, target_body;
+  std::vector<Vector3d> pos;
+  std::vector<Quaterniond> quat;
+  std::vector<double> fovy;  // degrees, as MJCF gives it
+  std::vector<std::string> name;
+  int count() const { return static_cast<int>(body.size()); }
+};
+
+struct Lights {
+  std::vector<int> body, mode, target_body;
+  std::vector<bool> directional, castshadow, active;
+  std::vector<Vector3d> pos, dir, attenuation, ambient, diffuse, specular;
+  std::vector<double> cutoff, exponent;
+  std::vector<std::string> name;
+  int count() const { return static_cast<int>(body.size()); }
+};
+
+// Triangle meshes after processing: vertices in the mesh's own principal
+// inertial frame (the frame the geom pose refers to), as MuJoCo stores them.
+struct Meshes {
+  std::vector<int> vert_adr, vert_count, face_adr, face_count;
+  std::vector<Vector3d> vertices;             // m, all meshes concatenated
+  std::vector<std::array<int, 3>> faces;      // indices local to the mesh
+  std::vector<double> volume;                 // m^3 (or area for shells)
+  std::vector<std::string> name, file;
+  int count() const { return static_cast<int>(vert_adr.size()); }
+};
+
+struct Textures {
+  std::vector<int> type;  // 0 2d, 1 cube, 2 skybox
+  std::vector<std::string> name, file, builtin;
+  std::vector<Vector3d> rgb1, rgb2;
+  std::vector<int> width, height;
+  int count() const { return static_cast<int>(type.size()); }
+};
+
+struct Materials {
+  std::vector<int> texture;  // -1 if none
+  std::vector<Vector2d> texrepeat;
+  std::vector<bool> texuniform;
+  std::vector<double> emission, specular, shininess, reflectance;
+  std::vector<Vector4d> rgba;
+  std::vector<std::string> name;
+  int count() const { return static_cast<int>(texture.size()); }
+};
+
+struct Hfields {
+  std::vector<std::string> name, file;
+  std::vector<Vector4d> size;
+  std::vector<int> nrow, ncol;
+  int count() const { return static_cast<int>(name.size()); }
+};
+
+// Explicit contact pairs (<contact><pair>), with their own parameters.
+struct Pairs {
+  std::vector<int> geom1, geom2, condim;
+  std::vector<SolRef> solref;
+  std::vector<SolImp> solimp;
+  std::vector<double> margin, gap;
+  std::vector<Vector5d> friction;  // tangent1, tangent2, spin, roll1, roll2
+  int count() const { return static_cast<int>(geom1.size()); }
+};
+
+// Body pairs excluded from collision (<contact><exclude>).
+struct Excludes {
+  std::vector<int> body1, body2;
+  int count() const { return static_cast<int>(body1.size()); }
+};
+
+struct Equalities {
+  std::vector<EqualityType> type;
+  std::vector<int> obj1, obj2;  // bodies, joints or tendons; obj2 -1 when absent
+  std::vector<bool> active;
+  std::vector<SolRef> solref;
+  std::vector<SolImp> solimp;
+  // MuJoCo's eq_data layout: [0:3] anchor, [3:6] second anchor, [6:10]
+  // relpose quaternion (w,x,y,z), [10] torquescale; joint and tendon
+  // couplings use [0:5] as polynomial coefficients.
+  std::vector<std::array<double, 11>> data;
+  std::vector<std::string> name;
+  int count() const { return static_cast<int>(type.size()); }
+};
+
+struct Tendons {
+  std::vector<int> wrap_adr, wrap_count;
+  std::vector<bool> limited;
+  std::vector<Vector2d> range;
+  std::vector<SolRef> solref_limit, solref_friction;
+  std::vector<SolImp> solimp_limit, solimp_friction;
+  std::vector<double> margin, stiffness, damping, frictionloss, length_spring, length0;
+  std::vector<double> width;
+  std::vector<Vector4d> rgba;
+  std::vector<double> invweight0;  // filled by the dynamics
+  std::vector<std::string> name;
+  // Path elements of all tendons, concatenated.
+  std::vector<WrapType> wrap_type;
+  std::vector<int> wrap_obj;     // joint, site or geom id; -1 for pulleys
+  std::vector<double> wrap_prm;  // joint coefficient, pulley divisor, or side site id
+  int count() const { return static_cast<int>(wrap_adr.size()); }
+};
+
+struct Actuators {
+  std::vector<TransmissionType> trn_type;
+  std::vector<DynamicsType> dyn_type;
+  std::vector<GainType> gain_type;
+  std::vector<BiasType> bias_type;
+  std::vector<std::array<int, 2>> trn_id;
+  std::vector<bool> ctrl_limited, force_limited, act_limited;
+  std::vector<std::array<double, 10>> dynprm, gainprm, biasprm;
+  std::vector<Vector2d> ctrl_range, force_range, act_range;
+  std::vector<std::array<double, 6>> gear;
+  std::vector<double> crank_length;
+  std::vector<int> group;
+  std::vector<double> length0;
+  std::vector<std::string> name;
+  int count() const { return static_cast<int>(trn_type.size()); }
+};
+
+// Sensors are parsed and kept for a later stage; the type is MJCF's element
+// name ("touch", "jointpos", ...).
+struct Sensors {
+  std::vector<std::string> type;
+  std::vector<ObjectType> obj_type;
+  std::vector<int> obj_id;
+  std::vector<int> dim;
+  std::vector<double> noise, cutoff;
+  std::vector<std::string> name;
+  int count() const { return static_cast<int>(type.size()); }
+};
+
+struct Keyframes {
+  std::vector<double> time;
+  std::vector<std::vector<double>> qpos, qvel, act, ctrl, mocap_pos, mocap_quat;
+  std::vector<std::string> name;
+  int count() const { return static_cast<int>(time.size()); }
+};
+
+// Model-wide statistics (MuJoCo's mjStatistic), used by the viewer and solvers.
+struct Statistics {
+  double meaninertia = 1;  // mean diagonal of M at qpos0; filled by the dynamics
+  double meanmass = 0, meansize = 0, extent = 0;
+  Vector3d center{0, 0, 0};
+};
+
+struct Model {
+  int nq = 0, nv = 0, nu = 0, na = 0, nmocap = 0;
+
+  Options options;
+  Bodies bodies;
+  Joints joints;
+  Dofs dofs;
+  Geoms geoms;
+  Sites sites;
+  Cameras cameras;
+  Lights lights;
+  Meshes meshes;
+  Textures textures;
+  Materials materials;
+  Hfields hfields;
+  Pairs pairs;
+  Excludes excludes;
+  Equalities equalities;
+  Tendons tendons;
+  Actuators actuators;
+  Sensors sensors;
+  Keyframes keyframes;
+  Statistics stat;
+
+  std::vector<double> qpos0;        // reference configuration
+  std::vector<double> qpos_spring;  // spring rest configuration
+
+  std::string model_name;
+  std::string file;  // path the model was loaded from
+  std::vector<std::string> warnings;  // compile-time warnings, one sentence each
+
+  int body_count() const { return bodies.count(); }
+
+  // Id of the named entity of that type, or -1.
+  int id(ObjectType type, const std::string& name) const;
+  // Name of the entity, or "" when unnamed.
+  const std::string& name(ObjectType type, int id) const;
+
+  // Name lookup tables, built by the compiler.
+  std::unordered_map<std::string, int> name_to_id[24];
+};
+
+}  // namespace pliant

@@ -1,0 +1,582 @@
+#include "model/parser.h"
+
+#include <functional>
+#include <map>
+#include <unordered_map>
+
+#include "model/element_parsers.h"
+#include "model/load_error.h"
+#include "model/orientation.h"
+
+namespace pliant {
+namespace {
+
+[[noreturn]] void fail_at(const XmlNode& node, const std::string& message) {
+  throw LoadError(node.file, node.line, message);
+}
+
+[[noreturn]] void unknown_element(const XmlNode& node, const std::string& parent,
+                                  const std::string& accepted) {
+  fail_at(node, "unknown element <" + node.name + "> in <" + parent + ">; accepted: " + accepted);
+}
+
+SourceLocation where(const XmlNode& node) { return {node.file, node.line}; }
+
+// MJCF sensor elements and the attribute naming the object each one reads.
+struct SensorKind {
+  const char* object_attribute;  // "" for none, "objname" for frame sensors
+  ObjectType object_type;
+};
+
+const std::map<std::string, SensorKind>& sensor_kinds() {
+  static const std::map<std::string, SensorKind> kinds = {
+      {"touch", {"site", ObjectType::kSite}},
+      {"accelerometer", {"site", ObjectType::kSite}},
+      {"velocimeter", {"site", ObjectType::kSite}},
+      {"gyro", {"site", ObjectType::kSite}},
+      {"force", {"site", ObjectType::kSite}},
+      {"torque", {"site", ObjectType::kSite}},
+      {"magnetometer", {"site", ObjectType::kSite}},
+      {"rangefinder", {"site", ObjectType::kSite}},
+      {"jointpos", {"joint", ObjectType::kJoint}},
+      {"jointvel", {"joint", ObjectType::kJoint}},
+      {"tendonpos", {"tendon", ObjectType::kTendon}},
+      {"tendonvel", {"tendon", ObjectType::kTendon}},
+      {"actuatorpos", {"actuator", ObjectType::kActuator}},
+      {"actuatorvel", {"actuator", ObjectType::kActuator}},
+      {"actuatorfrc", {"actuator", ObjectType::kActuator}},
+      {"ballquat", {"joint", ObjectType::kJoint}},
+      {"ballangvel", {"joint", ObjectType::kJoint}},
+      {"jointlimitpos", {"joint", ObjectType::kJoint}},
+      {"jointlimitvel", {"joint", ObjectType::kJoint}},
+      {"jointlimitfrc", {"joint", ObjectType::kJoint}},
+      {"tendonlimitpos", {"tendon", ObjectType::kTendon}},
+      {"tendonlimitvel", {"tendon", ObjectType::kTendon}},
+      {"tendonlimitfrc", {"tendon", ObjectType::kTendon}},
+      {"framepos", {"objname", ObjectType::kUnknown}},
+      {"framequat", {"objname", ObjectType::kUnknown}},
+      {"framexaxis", {"objname", ObjectType::kUnknown}},
+      {"frameyaxis", {"objname", ObjectType::kUnknown}},
+      {"framezaxis", {"objname", ObjectType::kUnknown}},
+      {"framelinvel", {"objname", ObjectType::kUnknown}},
+      {"frameangvel", {"objname", ObjectType::kUnknown}},
+      {"framelinacc", {"objname", ObjectType::kUnknown}},
+      {"frameangacc", {"objname", ObjectType::kUnknown}},
+      {"subtreecom", {"body", ObjectType::kBody}},
+      {"subtreelinvel", {"body", ObjectType::kBody}},
+      {"subtreeangmom", {"body", ObjectType::kBody}},
+      {"clock", {"", ObjectType::kUnknown}},
+  };
+  return kinds;
+}
+
+bool is_actuator_kind(const std::string& name) {
+  return name == "general" || name == "motor" || name == "position" || name == "velocity" ||
+         name == "muscle";
+}
+
+std::string sensor_names() {
+  std::string out;
+  for (const auto& [name, kind] : sensor_kinds()) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
+class Parser {
+ public:
+  Parser(const std::string& file, const std::string& directory) {
+    spec_.file = file;
+    spec_.directory = directory;
+    DefaultClass main;
+    main.name = "main";
+    classes_.push_back(main);
+    class_ids_["main"] = 0;
+  }
+
+  ModelSpec run(const XmlNode& root) {
+    AttributeReader reader(root);
+    reader.read("model", spec_.model_name);
+    reader.finish();
+
+    // MuJoCo reads compiler settings and defaults before anything that uses
+    // them, wherever they stand in the file.
+    for (const XmlNode& node : root.children) {
+      if (node.name == "compiler") {
+        AttributeReader r(node);
+        parse_compiler(r, spec_.compiler);
+        no_children(node);
+      }
+    }
+    for (const XmlNode& node : root.children) {
+      if (node.name == "default") parse_default(node, -1);
+    }
+    for (const XmlNode& node : root.children) {
+      const std::string& n = node.name;
+      if (n == "compiler" || n == "default") continue;
+      if (n == "option") {
+        parse_option_element(node);
+      } else if (n == "size") {
+        parse_size(node);
+      } else if (n == "visual" || n == "custom") {
+        // Rendering settings and user data: accepted, not used by the engine.
+      } else if (n == "statistic") {
+        parse_statistic(node);
+      } else if (n == "asset") {
+        parse_assets(node);
+      } else if (n == "worldbody") {
+        parse_worldbody(node);
+      } else if (n == "contact") {
+        parse_contact(node);
+      } else if (n == "equality") {
+        parse_equalities(node);
+      } else if (n == "tendon") {
+        parse_tendons(node);
+      } else if (n == "actuator") {
+        parse_actuators(node);
+      } else if (n == "sensor") {
+        parse_sensors(node);
+      } else if (n == "keyframe") {
+        parse_keyframes(node);
+      } else {
+        unknown_element(node, "mujoco",
+                        "compiler, option, size, visual, statistic, default, custom, asset, "
+                        "worldbody, contact, equality, tendon, actuator, sensor, keyframe");
+      }
+    }
+    return std::move(spec_);
+  }
+
+ private:
+  static void no_children(const XmlNode& node) {
+    if (!node.children.empty()) {
+      fail_at(node.children.front(), "<" + node.name + "> takes no child elements, found <" +
+                                         node.children.front().name + ">");
+    }
+  }
+
+  // The class an element uses: its own class attribute, else the inherited one.
+  int class_of(const XmlNode& node, int inherited) const {
+    const std::string* name = node.find("class");
+    if (name == nullptr) return inherited;
+    auto it = class_ids_.find(*name);
+    if (it == class_ids_.end()) {
+      fail_at(node, "unknown default class '" + *name + "' on <" + node.name +
+                        ">; define it with <default class=\"" + *name + "\">");
+    }
+    return it->second;
+  }
+
+  void parse_default(const XmlNode& node, int parent) {
+    AttributeReader reader(node);
+    std::string name;
+    reader.read("class", name);
+    reader.finish();
+    int id = 0;
+    if (parent < 0) {
+      // The top-level <default> is the "main" class (it may be named so).
+      if (!name.empty() && name != "main") {
+        fail_at(node, "the top-level <default> is the class 'main'; it cannot be named '" +
+                          name + "'");
+      }
+    } else {
+      if (name.empty()) fail_at(node, "a nested <default> needs a class attribute");
+      if (class_ids_.count(name)) fail_at(node, "default class '" + name + "' is defined twice");
+      DefaultClass defaults = classes_[parent];
+      defaults.name = name;
+      defaults.parent = parent;
+      id = static_cast<int>(classes_.size());
+      classes_.push_back(defaults);
+      class_ids_[name] = id;
+    }
+    // The class's own prototypes first, so nested classes inherit them
+    // whatever the order in the file.
+    for (const XmlNode& child : node.children) {
+      if (child.name == "default") continue;
+      AttributeReader r(child);
+      DefaultClass& c = classes_[id];
+      const std::string& n = child.name;
+      if (n == "geom") {
+        parse_geom(r, spec_.compiler, c.geom);
+      } else if (n == "site") {
+        parse_site(r, spec_.compiler, c.site);
+      } else if (n == "joint") {
+        parse_joint(r, c.joint);
+      } else if (n == "camera") {
+        parse_camera(r, spec_.compiler, c.camera);
+      } else if (n == "light") {
+        parse_light(r, c.light);
+      } else if (n == "mesh") {
+        parse_mesh(r, c.mesh);
+      } else if (n == "material") {
+        parse_material(r, c.material);
+      } else if (is_actuator_kind(n)) {
+        parse_actuator(r, n, c.actuator);
+      } else if (n == "tendon") {
+        parse_tendon(r, c.tendon);
+      } else if (n == "equality") {
+        parse_equality(r, spec_.compiler, c.equality);
+      } else if (n == "pair") {
+        parse_pair(r, c.pair);
+      } else {
+        unknown_element(child, "default",
+                        "default, geom, site, joint, camera, light, mesh, material, general, "
+                        "motor, position, velocity, muscle, tendon, equality, pair");
+      }
+      no_children(child);
+    }
+    for (const XmlNode& child : node.children) {
+      if (child.name == "default") parse_default(child, id);
+    }
+  }
+
+  void parse_option_element(const XmlNode& node) {
+    AttributeReader reader(node);
+    parse_option(reader, spec_.options);
+    for (const XmlNode& child : node.children) {
+      if (child.name != "flag") unknown_element(child, "option", "flag");
+      AttributeReader r(child);
+      parse_option_flags(r, spec_.options.flags);
+    }
+  }
+
+  void parse_size(const XmlNode& node) {
+    AttributeReader reader(node);
+    // Memory sizes: Pliant grows its buffers as needed, so these are accepted
+    // for compatibility and not used.
+    for (const char* name : {"njmax", "nconmax", "nstack", "nuserdata", "nkey", "nuser_body",
+                             "nuser_jnt", "nuser_geom", "nuser_site", "nuser_cam",
+                             "nuser_tendon", "nuser_actuator", "nuser_sensor", "memory"}) {
+      reader.has(name);
+    }
+    reader.finish();
+    no_children(node);
+  }
+
+  void parse_statistic(const XmlNode& node) {
+    AttributeReader reader(node);
+    spec_.stat_meaninertia_given = reader.read("meaninertia", spec_.stat.meaninertia);
+    spec_.stat_meanmass_given = reader.read("meanmass", spec_.stat.meanmass);
+    spec_.stat_meansize_given = reader.read("meansize", spec_.stat.meansize);
+    spec_.stat_extent_given = reader.read("extent", spec_.stat.extent);
+    spec_.stat_center_given = reader.read("center", spec_.stat.center);
+    reader.finish();
+    no_children(node);
+  }
+
+  void parse_assets(const XmlNode& node) {
+    for (const XmlNode& child : node.children) {
+      AttributeReader r(child);
+      const int cls = class_of(child, 0);
+      if (child.name == "mesh") {
+        MeshSpec mesh = classes_[cls].mesh;
+        mesh.where = where(child);
+        mesh.class_density = classes_[cls].geom.density;
+        parse_mesh(r, mesh);
+        spec_.meshes.push_back(mesh);
+      } else if (child.name == "texture") {
+        TextureSpec texture;
+        texture.where = where(child);
+        parse_texture(r, texture);
+        spec_.textures.push_back(texture);
+      } else if (child.name == "material") {
+        MaterialSpec material = classes_[cls].material;
+        material.where = where(child);
+        parse_material(r, material);
+        spec_.materials.push_back(material);
+      } else if (child.name == "hfield") {
+        HfieldSpec hfield;
+        hfield.where = where(child);
+        parse_hfield(r, hfield);
+        spec_.hfields.push_back(hfield);
+      } else {
+        unknown_element(child, "asset", "mesh, texture, material, hfield");
+      }
+      no_children(child);
+    }
+  }
+
+  void parse_worldbody(const XmlNode& node) {
+    AttributeReader reader(node);
+    reader.finish();
+    spec_.world.where = where(node);
+    spec_.world.name = "world";
+    parse_body_children(node, spec_.world, 0, true);
+  }
+
+  void parse_body(const XmlNode& node, BodySpec& body, int inherited_class) {
+    body.where = where(node);
+    AttributeReader reader(node);
+    reader.read("name", body.name);
+    int childclass = inherited_class;
+    if (reader.read("childclass", body.childclass)) {
+      auto it = class_ids_.find(body.childclass);
+      if (it == class_ids_.end()) {
+        fail_at(node, "unknown default class '" + body.childclass + "' in 'childclass' of <body>");
+      }
+      childclass = it->second;
+    }
+    reader.read("pos", body.pos);
+    if (auto quat = read_orientation(reader, spec_.compiler)) body.quat = *quat;
+    reader.read_bool("mocap", body.mocap);
+    reader.has("user");
+    reader.has("gravcomp");
+    reader.finish();
+    parse_body_children(node, body, childclass, false);
+  }
+
+  void parse_body_children(const XmlNode& node, BodySpec& body, int childclass, bool world) {
+    for (const XmlNode& child : node.children) {
+      const std::string& n = child.name;
+      if (n == "body") {
+        body.children.emplace_back();
+        parse_body(child, body.children.back(), childclass);
+        continue;
+      }
+      AttributeReader r(child);
+      const int cls = class_of(child, childclass);
+      if (n == "geom") {
+        GeomSpec geom = classes_[cls].geom;
+        geom.where = where(child);
+        parse_geom(r, spec_.compiler, geom);
+        body.geoms.push_back(geom);
+      } else if (n == "site") {
+        SiteSpec site = classes_[cls].site;
+        site.where = where(child);
+        parse_site(r, spec_.compiler, site);
+        body.sites.push_back(site);
+      } else if (n == "camera") {
+        CameraSpec camera = classes_[cls].camera;
+        camera.where = where(child);
+        parse_camera(r, spec_.compiler, camera);
+        body.cameras.push_back(camera);
+      } else if (n == "light") {
+        LightSpec light = classes_[cls].light;
+        light.where = where(child);
+        parse_light(r, light);
+        body.lights.push_back(light);
+      } else if (!world && n == "joint") {
+        JointSpec joint = classes_[cls].joint;
+        joint.where = where(child);
+        parse_joint(r, joint);
+        body.joints.push_back(joint);
+      } else if (!world && n == "freejoint") {
+        JointSpec joint;
+        joint.where = where(child);
+        joint.type = JointType::kFree;
+        r.read("name", joint.name);
+        r.read("group", joint.group);
+        r.finish();
+        body.joints.push_back(joint);
+      } else if (!world && n == "inertial") {
+        if (body.inertial) fail_at(child, "a body can have only one <inertial>");
+        InertialSpec inertial;
+        inertial.where = where(child);
+        parse_inertial(r, spec_.compiler, inertial);
+        body.inertial = inertial;
+      } else if (n == "composite" || n == "flexcomp" || n == "frame" || n == "replicate") {
+        fail_at(child, "<" + n + "> is not supported by Pliant; write the bodies it would make "
+                                 "explicitly");
+      } else if (world && (n == "joint" || n == "freejoint" || n == "inertial")) {
+        fail_at(child, "<" + n + "> cannot be in <worldbody>: the world does not move; put it "
+                                 "inside a <body>");
+      } else {
+        unknown_element(child, world ? "worldbody" : "body",
+                        world ? "body, geom, site, camera, light"
+                              : "body, inertial, joint, freejoint, geom, site, camera, light");
+      }
+      no_children(child);
+    }
+  }
+
+  void parse_contact(const XmlNode& node) {
+    for (const XmlNode& child : node.children) {
+      AttributeReader r(child);
+      if (child.name == "pair") {
+        PairSpec pair = classes_[class_of(child, 0)].pair;
+        pair.where = where(child);
+        parse_pair(r, pair);
+        if (pair.geom1.empty() || pair.geom2.empty()) {
+          fail_at(child, "<pair> needs both geom1 and geom2");
+        }
+        spec_.pairs.push_back(pair);
+      } else if (child.name == "exclude") {
+        ExcludeSpec exclude;
+        exclude.where = where(child);
+        r.read("name", exclude.name);
+        r.read("body1", exclude.body1);
+        r.read("body2", exclude.body2);
+        r.finish();
+        if (exclude.body1.empty() || exclude.body2.empty()) {
+          fail_at(child, "<exclude> needs both body1 and body2");
+        }
+        spec_.excludes.push_back(exclude);
+      } else {
+        unknown_element(child, "contact", "pair, exclude");
+      }
+      no_children(child);
+    }
+  }
+
+  void parse_equalities(const XmlNode& node) {
+    for (const XmlNode& child : node.children) {
+      const std::string& n = child.name;
+      EqualitySpec equality = classes_[class_of(child, 0)].equality;
+      equality.where = where(child);
+      if (n == "connect") {
+        equality.type = EqualityType::kConnect;
+      } else if (n == "weld") {
+        equality.type = EqualityType::kWeld;
+      } else if (n == "joint") {
+        equality.type = EqualityType::kJoint;
+      } else if (n == "tendon") {
+        equality.type = EqualityType::kTendon;
+      } else {
+        unknown_element(child, "equality", "connect, weld, joint, tendon");
+      }
+      AttributeReader r(child);
+      parse_equality(r, spec_.compiler, equality);
+      if (equality.obj1.empty()) {
+        fail_at(child, "<" + n + "> needs " +
+                           (n == "connect" || n == "weld" ? std::string("body1")
+                                                          : n + std::string("1")));
+      }
+      spec_.equalities.push_back(equality);
+      no_children(child);
+    }
+  }
+
+  void parse_tendons(const XmlNode& node) {
+    for (const XmlNode& child : node.children) {
+      if (child.name != "fixed" && child.name != "spatial") {
+        unknown_element(child, "tendon", "fixed, spatial");
+      }
+      TendonSpec tendon = classes_[class_of(child, 0)].tendon;
+      tendon.where = where(child);
+      tendon.spatial = child.name == "spatial";
+      AttributeReader r(child);
+      parse_tendon(r, tendon);
+      for (const XmlNode& element : child.children) {
+        AttributeReader e(element);
+        TendonPathElement path;
+        path.where = where(element);
+        if (!tendon.spatial && element.name == "joint") {
+          path.type = WrapType::kJoint;
+          e.read("joint", path.object);
+          if (!e.read("coef", path.coefficient)) e.fail("<joint> in a fixed tendon needs 'coef'");
+        } else if (tendon.spatial && element.name == "site") {
+          path.type = WrapType::kSite;
+          e.read("site", path.object);
+        } else if (tendon.spatial && element.name == "geom") {
+          path.type = WrapType::kSphere;  // sphere or cylinder: fixed by the compiler
+          e.read("geom", path.object);
+          e.read("sidesite", path.sidesite);
+        } else if (tendon.spatial && element.name == "pulley") {
+          path.type = WrapType::kPulley;
+          if (!e.read("divisor", path.coefficient)) e.fail("<pulley> needs 'divisor'");
+        } else {
+          unknown_element(element, child.name, tendon.spatial ? "site, geom, pulley" : "joint");
+        }
+        e.finish();
+        if (path.type != WrapType::kPulley && path.object.empty()) {
+          e.fail("<" + element.name + "> in a tendon needs the name of its " + element.name);
+        }
+        tendon.path.push_back(path);
+      }
+      if (tendon.path.empty()) fail_at(child, "a tendon needs at least one path element");
+      spec_.tendons.push_back(tendon);
+    }
+  }
+
+  void parse_actuators(const XmlNode& node) {
+    for (const XmlNode& child : node.children) {
+      const std::string& n = child.name;
+      if (!is_actuator_kind(n)) {
+        if (n == "cylinder" || n == "adhesion" || n == "intvelocity" || n == "damper") {
+          fail_at(child, "<" + n + "> actuators are not supported by Pliant yet; accepted: "
+                                   "general, motor, position, velocity, muscle");
+        }
+        unknown_element(child, "actuator", "general, motor, position, velocity, muscle");
+      }
+      ActuatorSpec actuator = classes_[class_of(child, 0)].actuator;
+      actuator.where = where(child);
+      AttributeReader r(child);
+      parse_actuator(r, n, actuator);
+      spec_.actuators.push_back(actuator);
+      no_children(child);
+    }
+  }
+
+  void parse_sensors(const XmlNode& node) {
+    for (const XmlNode& child : node.children) {
+      auto kind = sensor_kinds().find(child.name);
+      if (kind == sensor_kinds().end()) unknown_element(child, "sensor", sensor_names());
+      SensorSpec sensor;
+      sensor.where = where(child);
+      sensor.type = child.name;
+      AttributeReader r(child);
+      r.read("name", sensor.name);
+      r.read("noise", sensor.noise);
+      r.read("cutoff", sensor.cutoff);
+      r.has("user");
+      const std::string attribute = kind->second.object_attribute;
+      sensor.object_type = kind->second.object_type;
+      if (attribute == "objname") {
+        auto object_type = [&](const char* name, ObjectType& out) {
+          r.read_keyword(name, out,
+                         {{"body", ObjectType::kBody}, {"xbody", ObjectType::kXBody},
+                          {"geom", ObjectType::kGeom}, {"site", ObjectType::kSite},
+                          {"camera", ObjectType::kCamera}});
+        };
+        object_type("objtype", sensor.object_type);
+        r.read("objname", sensor.object);
+        object_type("reftype", sensor.reference_type);
+        r.read("refname", sensor.reference);
+        if (sensor.object_type == ObjectType::kUnknown || sensor.object.empty()) {
+          r.fail("<" + child.name + "> needs 'objtype' and 'objname'");
+        }
+      } else if (!attribute.empty()) {
+        if (!r.read(attribute, sensor.object)) {
+          r.fail("<" + child.name + "> needs the attribute '" + attribute + "'");
+        }
+      }
+      r.finish();
+      no_children(child);
+      spec_.sensors.push_back(sensor);
+    }
+  }
+
+  void parse_keyframes(const XmlNode& node) {
+    for (const XmlNode& child : node.children) {
+      if (child.name != "key") unknown_element(child, "keyframe", "key");
+      KeyframeSpec key;
+      key.where = where(child);
+      AttributeReader r(child);
+      r.read("name", key.name);
+      r.read("time", key.time);
+      auto vector = [&](const char* name, std::optional<std::vector<double>>& out) {
+        std::vector<double> values;
+        if (r.read_numbers(name, values, 0, 1 << 30)) out = values;
+      };
+      vector("qpos", key.qpos);
+      vector("qvel", key.qvel);
+      vector("act", key.act);
+      vector("ctrl", key.ctrl);
+      vector("mpos", key.mpos);
+      vector("mquat", key.mquat);
+      r.finish();
+      no_children(child);
+      spec_.keyframes.push_back(key);
+    }
+  }
+
+  ModelSpec spec_;
+  std::vector<DefaultClass> classes_;
+  std::unordered_map<std::string, int> class_ids_;
+};
+
+}  // namespace
+
+ModelSpec parse_mjcf(const XmlNode& root, const std::string& file, const std::string& directory) {
+  return Parser(file, directory).run(root);
+}
+
+}  // namespace pliant

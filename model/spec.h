@@ -1,0 +1,297 @@
+#pragma once
+
+// The model as written: what the parser reads from MJCF, with default classes
+// applied and orientations resolved to quaternions, before the compiler turns
+// it into a Model. Fields start at MuJoCo's defaults.
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/model.h"
+
+namespace pliant {
+
+// Where an element was written, for error messages.
+struct SourceLocation {
+  std::string file;
+  int line = 0;
+};
+
+// "false", "true" or "auto" attributes (limited, ctrllimited, ...).
+enum class TriState { kFalse, kTrue, kAuto };
+
+enum class InertiaFromGeom { kFalse, kTrue, kAuto };
+
+struct CompilerSettings {
+  bool degrees = true;           // angle="degree"
+  std::string eulerseq = "xyz";  // lowercase: rotating axes, uppercase: fixed axes
+  std::string meshdir, texturedir, assetdir;
+  bool autolimits = false;
+  InertiaFromGeom inertiafromgeom = InertiaFromGeom::kAuto;
+  std::array<int, 2> inertiagrouprange = {0, 5};
+  double settotalmass = -1;
+  double boundmass = 0;
+  double boundinertia = 0;
+  bool balanceinertia = false;
+  bool strippath = false;
+  bool exactmeshinertia = false;
+};
+
+struct GeomSpec {
+  SourceLocation where;
+  std::string name;
+  GeomType type = GeomType::kSphere;
+  int contype = 1, conaffinity = 1, condim = 3, group = 0, priority = 0;
+  Vector3d size{0, 0, 0};
+  int size_given = 0;  // how many size values the user wrote
+  std::optional<std::array<double, 6>> fromto;
+  Vector3d pos{0, 0, 0};
+  Quaterniond quat = Quaterniond::Identity();
+  std::optional<double> mass;  // kg; overrides density
+  double density = 1000;       // kg/m^3
+  Vector3d friction{1, 0.005, 0.0001};
+  double solmix = 1, margin = 0, gap = 0;
+  SolRef solref;
+  SolImp solimp;
+  Vector4d rgba{0.5, 0.5, 0.5, 1};
+  std::string material, mesh, hfield;
+};
+
+struct SiteSpec {
+  SourceLocation where;
+  std::string name;
+  GeomType type = GeomType::kSphere;
+  int group = 0;
+  Vector3d size{0.005, 0.005, 0.005};
+  std::optional<std::array<double, 6>> fromto;
+  Vector3d pos{0, 0, 0};
+  Quaterniond quat = Quaterniond::Identity();
+  Vector4d rgba{0.5, 0.5, 0.5, 1};
+  std::string material;
+};
+
+struct JointSpec {
+  SourceLocation where;
+  std::string name;
+  JointType type = JointType::kHinge;
+  int group = 0;
+  Vector3d pos{0, 0, 0};
+  Vector3d axis{0, 0, 1};
+  Vector2d range{0, 0};
+  bool range_given = false;
+  TriState limited = TriState::kAuto;
+  double ref = 0, springref = 0;  // as written (degrees for hinges under angle="degree")
+  double stiffness = 0, damping = 0, armature = 0, frictionloss = 0, margin = 0;
+  SolRef solref_limit, solref_friction;
+  SolImp solimp_limit, solimp_friction;
+};
+
+struct CameraSpec {
+  SourceLocation where;
+  std::string name, target;
+  int mode = 0;
+  Vector3d pos{0, 0, 0};
+  Quaterniond quat = Quaterniond::Identity();
+  double fovy = 45;
+};
+
+struct LightSpec {
+  SourceLocation where;
+  std::string name, target;
+  int mode = 0;
+  bool directional = false, castshadow = true, active = true;
+  Vector3d pos{0, 0, 0}, dir{0, 0, -1}, attenuation{1, 0, 0};
+  Vector3d ambient{0, 0, 0}, diffuse{0.7, 0.7, 0.7}, specular{0.3, 0.3, 0.3};
+  double cutoff = 45, exponent = 10;
+};
+
+struct InertialSpec {
+  SourceLocation where;
+  Vector3d pos{0, 0, 0};
+  Quaterniond quat = Quaterniond::Identity();
+  double mass = 0;
+  Vector3d diaginertia{0, 0, 0};  // principal moments in the frame `quat`
+};
+
+struct BodySpec {
+  SourceLocation where;
+  std::string name, childclass;
+  Vector3d pos{0, 0, 0};
+  Quaterniond quat = Quaterniond::Identity();
+  bool mocap = false;
+  std::optional<InertialSpec> inertial;
+  std::vector<JointSpec> joints;
+  std::vector<GeomSpec> geoms;
+  std::vector<SiteSpec> sites;
+  std::vector<CameraSpec> cameras;
+  std::vector<LightSpec> lights;
+  std::vector<BodySpec> children;
+};
+
+struct MeshSpec {
+  SourceLocation where;
+  std::string name, file;
+  Vector3d scale{1, 1, 1};
+  std::vector<double> vertex;
+  std::vector<int> face;
+  double class_density = 1000;  // geom density of the mesh's class (see process_mesh)
+};
+
+struct TextureSpec {
+  SourceLocation where;
+  std::string name, file, builtin = "none";
+  int type = 1;  // 0 2d, 1 cube, 2 skybox
+  Vector3d rgb1{0.8, 0.8, 0.8}, rgb2{0.5, 0.5, 0.5};
+  int width = 0, height = 0;
+};
+
+struct MaterialSpec {
+  SourceLocation where;
+  std::string name, texture;
+  Vector2d texrepeat{1, 1};
+  bool texuniform = false;
+  double emission = 0, specular = 0.5, shininess = 0.5, reflectance = 0;
+  Vector4d rgba{1, 1, 1, 1};
+};
+
+struct HfieldSpec {
+  SourceLocation where;
+  std::string name, file;
+  Vector4d size{0, 0, 0, 0};
+  int nrow = 0, ncol = 0;
+};
+
+struct ActuatorSpec {
+  SourceLocation where;
+  std::string name, kind;  // kind: the MJCF element (motor, position, ...)
+  std::string joint, jointinparent, tendon, site, slidersite, cranksite;
+  int group = 0;
+  TriState ctrllimited = TriState::kAuto, forcelimited = TriState::kAuto,
+           actlimited = TriState::kAuto;
+  bool ctrlrange_given = false, forcerange_given = false, actrange_given = false;
+  Vector2d ctrlrange{0, 0}, forcerange{0, 0}, actrange{0, 0};
+  std::array<double, 6> gear = {1, 0, 0, 0, 0, 0};
+  double cranklength = 0;
+  DynamicsType dyntype = DynamicsType::kNone;
+  GainType gaintype = GainType::kFixed;
+  BiasType biastype = BiasType::kNone;
+  std::array<double, 10> dynprm = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  std::array<double, 10> gainprm = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  std::array<double, 10> biasprm = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+};
+
+struct TendonPathElement {
+  SourceLocation where;
+  WrapType type = WrapType::kNone;
+  std::string object;       // joint, site or geom name
+  std::string sidesite;     // for geom wrapping
+  double coefficient = 1;   // joint coefficient or pulley divisor
+};
+
+struct TendonSpec {
+  SourceLocation where;
+  std::string name;
+  bool spatial = false;
+  int group = 0;
+  TriState limited = TriState::kAuto;
+  bool range_given = false;
+  Vector2d range{0, 0};
+  double margin = 0, stiffness = 0, damping = 0, frictionloss = 0;
+  double springlength = -1, width = 0.003;
+  SolRef solref_limit, solref_friction;
+  SolImp solimp_limit, solimp_friction;
+  Vector4d rgba{0.5, 0.5, 0.5, 1};
+  std::vector<TendonPathElement> path;
+};
+
+struct EqualitySpec {
+  SourceLocation where;
+  std::string name;
+  EqualityType type = EqualityType::kConnect;
+  std::string obj1, obj2;
+  bool active = true;
+  SolRef solref;
+  SolImp solimp;
+  Vector3d anchor{0, 0, 0};
+  std::optional<std::array<double, 7>> relpose;  // pos (3), quat (4)
+  std::array<double, 5> polycoef = {0, 1, 0, 0, 0};
+  double torquescale = 1;
+};
+
+struct PairSpec {
+  SourceLocation where;
+  std::string name, geom1, geom2;
+  int condim = 3;
+  Vector5d friction = (Vector5d() << 1, 1, 0.005, 0.0001, 0.0001).finished();
+  SolRef solref;
+  SolImp solimp;
+  double margin = 0, gap = 0;
+  // Unset values are mixed from the two geoms by the compiler, as MuJoCo does.
+  bool condim_given = false, friction_given = false, solref_given = false;
+  bool solimp_given = false, margin_given = false, gap_given = false;
+};
+
+struct ExcludeSpec {
+  SourceLocation where;
+  std::string name, body1, body2;
+};
+
+struct SensorSpec {
+  SourceLocation where;
+  std::string name, type, object, reference;
+  ObjectType object_type = ObjectType::kUnknown;
+  ObjectType reference_type = ObjectType::kUnknown;
+  double noise = 0, cutoff = 0;
+};
+
+struct KeyframeSpec {
+  SourceLocation where;
+  std::string name;
+  double time = 0;
+  std::optional<std::vector<double>> qpos, qvel, act, ctrl, mpos, mquat;
+};
+
+// One <default> class: a prototype of every element kind.
+struct DefaultClass {
+  std::string name;
+  int parent = -1;
+  GeomSpec geom;
+  SiteSpec site;
+  JointSpec joint;
+  CameraSpec camera;
+  LightSpec light;
+  MeshSpec mesh;
+  MaterialSpec material;
+  ActuatorSpec actuator;
+  TendonSpec tendon;
+  EqualitySpec equality;
+  PairSpec pair;
+};
+
+struct ModelSpec {
+  std::string model_name = "MuJoCo Model";
+  std::string file, directory;
+  CompilerSettings compiler;
+  Options options;
+  Statistics stat;
+  bool stat_extent_given = false, stat_center_given = false, stat_meanmass_given = false;
+  bool stat_meansize_given = false, stat_meaninertia_given = false;
+  BodySpec world;
+  std::vector<MeshSpec> meshes;
+  std::vector<TextureSpec> textures;
+  std::vector<MaterialSpec> materials;
+  std::vector<HfieldSpec> hfields;
+  std::vector<ActuatorSpec> actuators;
+  std::vector<TendonSpec> tendons;
+  std::vector<EqualitySpec> equalities;
+  std::vector<PairSpec> pairs;
+  std::vector<ExcludeSpec> excludes;
+  std::vector<SensorSpec> sensors;
+  std::vector<KeyframeSpec> keyframes;
+};
+
+}  // namespace pliant

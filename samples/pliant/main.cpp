@@ -1,0 +1,21 @@
+// The `pliant` command line. Each subcommand lives in its own file and
+// registers itself here.
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "samples/pliant/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"Pliant: rigid-body physics with soft constraints, reading MJCF models"};
+  app.require_subcommand(1);
+  pliant::cli::add_info_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // Usage errors exit 2, like a bad model: the input was not usable.
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  return pliant::cli::exit_code();
+}
