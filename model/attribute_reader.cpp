@@ -42,8 +42,8 @@ bool AttributeReader::read(const std::string& name, std::string& out) {
   return true;
 }
 
-bool AttributeReader::read_numbers(const std::string& name, std::vector<double>& out,
-                                   int min_count, int max_count) {
+bool AttributeReader::read_numbers(const std::string& name, std::vector<double>& out, int min_count,
+                                   int max_count) {
   std::optional<std::string> value = text(name);
   if (!value) return false;
   if (!parse_numbers(*value, out)) {
@@ -61,8 +61,8 @@ bool AttributeReader::read_numbers(const std::string& name, std::vector<double>&
   return true;
 }
 
-bool AttributeReader::read_integers(const std::string& name, std::vector<int>& out,
-                                    int min_count, int max_count) {
+bool AttributeReader::read_integers(const std::string& name, std::vector<int>& out, int min_count,
+                                    int max_count) {
   std::vector<double> values;
   if (!read_numbers(name, values, min_count, max_count)) return false;
   out.clear();
@@ -98,8 +98,8 @@ void AttributeReader::finish() {
     if (std::find(known_.begin(), known_.end(), attribute.name) != known_.end()) continue;
     std::string accepted;
     for (const std::string& name : known_) accepted += (accepted.empty() ? "" : ", ") + name;
-    fail("unknown attribute '" + attribute.name + "' on <" + node_.name + ">; accepted: " +
-         (accepted.empty() ? std::string("none") : accepted));
+    fail("unknown attribute '" + attribute.name + "' on <" + node_.name +
+         ">; accepted: " + (accepted.empty() ? std::string("none") : accepted));
   }
 }
 

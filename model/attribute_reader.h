@@ -43,8 +43,7 @@ class AttributeReader {
   // Between min_count and max_count numbers.
   bool read_numbers(const std::string& name, std::vector<double>& out, int min_count,
                     int max_count);
-  bool read_integers(const std::string& name, std::vector<int>& out, int min_count,
-                     int max_count);
+  bool read_integers(const std::string& name, std::vector<int>& out, int min_count, int max_count);
 
   // One of a fixed set of keywords.
   template <class T>

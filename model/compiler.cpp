@@ -74,16 +74,16 @@ int required_sizes(GeomType type, bool fromto) {
 }
 
 const char* geom_type_name(GeomType type) {
-  static const char* names[] = {"plane",    "hfield", "sphere", "capsule",
-                                "ellipsoid", "cylinder", "box", "mesh"};
+  static const char* names[] = {"plane",     "hfield",   "sphere", "capsule",
+                                "ellipsoid", "cylinder", "box",    "mesh"};
   return names[static_cast<int>(type)];
 }
 
 // "auto" limits: on exactly when a range is given, if autolimits is on;
 // otherwise a range without an explicit limited is ambiguous, as in MuJoCo.
-bool resolve_limited(TriState limited, bool range_given, bool autolimits,
-                     const std::string& what, const std::string& range_name,
-                     const std::string& limited_name, const SourceLocation& where) {
+bool resolve_limited(TriState limited, bool range_given, bool autolimits, const std::string& what,
+                     const std::string& range_name, const std::string& limited_name,
+                     const SourceLocation& where) {
   if (limited == TriState::kTrue) return true;
   if (limited == TriState::kFalse) return false;
   if (autolimits) return range_given;
@@ -152,7 +152,8 @@ class Compiler {
       const TextureSpec& t = spec_.textures[i];
       m_.textures.type.push_back(t.type);
       m_.textures.name.push_back(t.name);
-      m_.textures.file.push_back(t.file.empty() ? "" : asset_path(t.file, spec_.compiler.texturedir));
+      m_.textures.file.push_back(t.file.empty() ? ""
+                                                : asset_path(t.file, spec_.compiler.texturedir));
       m_.textures.builtin.push_back(t.builtin);
       m_.textures.rgb1.push_back(t.rgb1);
       m_.textures.rgb2.push_back(t.rgb2);
@@ -163,9 +164,8 @@ class Compiler {
     for (size_t i = 0; i < spec_.materials.size(); ++i) {
       const MaterialSpec& s = spec_.materials[i];
       Materials& t = m_.materials;
-      t.texture.push_back(s.texture.empty()
-                              ? -1
-                              : lookup(ObjectType::kTexture, s.texture, s.where, "texture"));
+      t.texture.push_back(
+          s.texture.empty() ? -1 : lookup(ObjectType::kTexture, s.texture, s.where, "texture"));
       t.texrepeat.push_back(s.texrepeat);
       t.texuniform.push_back(s.texuniform);
       t.emission.push_back(s.emission);
@@ -287,8 +287,9 @@ class Compiler {
       size = Vector3d(h[0], h[1], 0.5 * (h[2] + h[3]));
     }
     if (s.type == GeomType::kPlane && body != 0 && bodies_[body].spec->joints.size() > 0) {
-      fail(s.where, "a plane can only be attached to a static body (the world or a body "
-                    "without joints)");
+      fail(s.where,
+           "a plane can only be attached to a static body (the world or a body "
+           "without joints)");
     }
     g.type.push_back(s.type);
     g.contype.push_back(s.contype);
@@ -298,10 +299,10 @@ class Compiler {
     g.data_id.push_back(mesh >= 0 ? mesh : hfield);
     g.group.push_back(s.group);
     g.priority.push_back(s.priority);
-    g.material.push_back(s.material.empty()
-                             ? -1
-                             : lookup(ObjectType::kMaterial, s.material, s.where, "material"));
-    g.same_frame_as_body.push_back(pos.isZero(0) && quat.coeffs() == Quaterniond::Identity().coeffs());
+    g.material.push_back(
+        s.material.empty() ? -1 : lookup(ObjectType::kMaterial, s.material, s.where, "material"));
+    g.same_frame_as_body.push_back(pos.isZero(0) &&
+                                   quat.coeffs() == Quaterniond::Identity().coeffs());
     g.size.push_back(size);
     g.rbound.push_back(rbound);
     g.pos.push_back(pos);
@@ -329,9 +330,8 @@ class Compiler {
     t.type.push_back(s.type);
     t.body.push_back(body);
     t.group.push_back(s.group);
-    t.material.push_back(s.material.empty()
-                             ? -1
-                             : lookup(ObjectType::kMaterial, s.material, s.where, "material"));
+    t.material.push_back(
+        s.material.empty() ? -1 : lookup(ObjectType::kMaterial, s.material, s.where, "material"));
     t.size.push_back(size);
     t.pos.push_back(pos);
     t.quat.push_back(quat.normalized());
@@ -418,9 +418,8 @@ class Compiler {
         Vector3d axis = js.axis;
         if (axis.norm() < kMinValue) fail(js.where, "attribute 'axis' of <joint> must not be zero");
         axis.normalize();
-        const bool limited =
-            resolve_limited(js.limited, js.range_given, spec_.compiler.autolimits, "joint",
-                            "range", "limited", js.where);
+        const bool limited = resolve_limited(js.limited, js.range_given, spec_.compiler.autolimits,
+                                             "joint", "range", "limited", js.where);
         // Only the ranges of limited joints are converted to radians (as
         // MuJoCo 2.2.2 does); an unused range is kept as written.
         Vector2d range = js.range * (angular && limited ? angle : 1.0);
@@ -586,7 +585,8 @@ class Compiler {
                                ? Vector3d(density * unit_inertia)
                                : primitive_inertia(type, m_.geoms.size[g], mass);
       const Eigen::Matrix3d rotation = m_.geoms.quat[g].toRotationMatrix();
-      parts.push_back({mass, m_.geoms.pos[g], rotation * principal.asDiagonal() * rotation.transpose()});
+      parts.push_back(
+          {mass, m_.geoms.pos[g], rotation * principal.asDiagonal() * rotation.transpose()});
     }
     double mass = 0;
     Vector3d center = Vector3d::Zero();
@@ -600,7 +600,8 @@ class Compiler {
     Eigen::Matrix3d tensor = Eigen::Matrix3d::Zero();
     for (const Part& p : parts) {
       const Vector3d d = p.pos - center;
-      tensor += p.inertia + p.mass * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
+      tensor +=
+          p.inertia + p.mass * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
     }
     Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> solver(tensor);
     Eigen::Matrix3d frame = solver.eigenvectors();
@@ -680,9 +681,8 @@ class Compiler {
             } else {
               fail(e.where, "a tendon can wrap around sphere and cylinder geoms only");
             }
-            parameter = e.sidesite.empty()
-                            ? -1
-                            : lookup(ObjectType::kSite, e.sidesite, e.where, "site");
+            parameter =
+                e.sidesite.empty() ? -1 : lookup(ObjectType::kSite, e.sidesite, e.where, "site");
             break;
           }
           case WrapType::kPulley:
@@ -735,8 +735,9 @@ class Compiler {
         if (s.cranklength <= 0) fail(s.where, "a slider-crank actuator needs cranklength > 0");
       }
       if (targets != 1) {
-        fail(s.where, "an actuator needs exactly one transmission target: joint, jointinparent, "
-                      "tendon, site, or cranksite with slidersite");
+        fail(s.where,
+             "an actuator needs exactly one transmission target: joint, jointinparent, "
+             "tendon, site, or cranksite with slidersite");
       }
       const bool autolimits = spec_.compiler.autolimits;
       const bool ctrl_limited = resolve_limited(s.ctrllimited, s.ctrlrange_given, autolimits,
@@ -928,11 +929,11 @@ class Compiler {
   void compile_sensors() {
     Sensors& t = m_.sensors;
     static const std::pair<const char*, int> dims[] = {
-        {"touch", 1},         {"rangefinder", 1},    {"jointpos", 1},      {"jointvel", 1},
-        {"tendonpos", 1},     {"tendonvel", 1},      {"actuatorpos", 1},   {"actuatorvel", 1},
-        {"actuatorfrc", 1},   {"jointlimitpos", 1},  {"jointlimitvel", 1}, {"jointlimitfrc", 1},
+        {"touch", 1},          {"rangefinder", 1},    {"jointpos", 1},       {"jointvel", 1},
+        {"tendonpos", 1},      {"tendonvel", 1},      {"actuatorpos", 1},    {"actuatorvel", 1},
+        {"actuatorfrc", 1},    {"jointlimitpos", 1},  {"jointlimitvel", 1},  {"jointlimitfrc", 1},
         {"tendonlimitpos", 1}, {"tendonlimitvel", 1}, {"tendonlimitfrc", 1}, {"clock", 1},
-        {"ballquat", 4},      {"framequat", 4}};
+        {"ballquat", 4},       {"framequat", 4}};
     for (size_t i = 0; i < spec_.sensors.size(); ++i) {
       const SensorSpec& s = spec_.sensors[i];
       int dim = 3;

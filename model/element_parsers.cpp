@@ -28,15 +28,14 @@ void read_solref(AttributeReader& reader, const std::string& name, SolRef& solre
 void read_solimp(AttributeReader& reader, const std::string& name, SolImp& solimp) {
   std::vector<double> v;
   if (!reader.read_numbers(name, v, 1, 5)) return;
-  double* fields[] = {&solimp.dmin, &solimp.dmax, &solimp.width, &solimp.midpoint,
-                      &solimp.power};
+  double* fields[] = {&solimp.dmin, &solimp.dmax, &solimp.width, &solimp.midpoint, &solimp.power};
   for (size_t i = 0; i < v.size(); ++i) *fields[i] = v[i];
 }
 
 void read_tristate(AttributeReader& reader, const std::string& name, TriState& out) {
-  reader.read_keyword(name, out,
-                      {{"false", TriState::kFalse}, {"true", TriState::kTrue},
-                       {"auto", TriState::kAuto}});
+  reader.read_keyword(
+      name, out,
+      {{"false", TriState::kFalse}, {"true", TriState::kTrue}, {"auto", TriState::kAuto}});
 }
 
 void read_fromto(AttributeReader& reader, std::optional<std::array<double, 6>>& fromto) {
@@ -47,16 +46,15 @@ void read_fromto(AttributeReader& reader, std::optional<std::array<double, 6>>& 
 }
 
 void read_geom_type(AttributeReader& reader, GeomType& type) {
-  reader.read_keyword(
-      "type", type,
-      {{"plane", GeomType::kPlane},
-       {"hfield", GeomType::kHfield},
-       {"sphere", GeomType::kSphere},
-       {"capsule", GeomType::kCapsule},
-       {"ellipsoid", GeomType::kEllipsoid},
-       {"cylinder", GeomType::kCylinder},
-       {"box", GeomType::kBox},
-       {"mesh", GeomType::kMesh}});
+  reader.read_keyword("type", type,
+                      {{"plane", GeomType::kPlane},
+                       {"hfield", GeomType::kHfield},
+                       {"sphere", GeomType::kSphere},
+                       {"capsule", GeomType::kCapsule},
+                       {"ellipsoid", GeomType::kEllipsoid},
+                       {"cylinder", GeomType::kCylinder},
+                       {"box", GeomType::kBox},
+                       {"mesh", GeomType::kMesh}});
 }
 
 void reject_negative(AttributeReader& reader, const std::string& name, double value) {
@@ -170,9 +168,9 @@ void parse_joint(AttributeReader& reader, JointSpec& joint) {
 
 namespace {
 int read_tracking_mode(AttributeReader& reader, int mode) {
-  reader.read_keyword("mode", mode,
-                      {{"fixed", 0}, {"track", 1}, {"trackcom", 2}, {"targetbody", 3},
-                       {"targetbodycom", 4}});
+  reader.read_keyword(
+      "mode", mode,
+      {{"fixed", 0}, {"track", 1}, {"trackcom", 2}, {"targetbody", 3}, {"targetbodycom", 4}});
   return mode;
 }
 }  // namespace
@@ -220,8 +218,9 @@ void parse_inertial(AttributeReader& reader, const CompilerSettings& compiler,
   const bool has_diagonal = reader.read("diaginertia", diagonal);
   const bool has_full = reader.read("fullinertia", full);
   if (has_diagonal == has_full) {
-    reader.fail("<inertial> needs exactly one of 'diaginertia' (3 numbers) and 'fullinertia' "
-                "(6 numbers: ixx iyy izz ixy ixz iyz)");
+    reader.fail(
+        "<inertial> needs exactly one of 'diaginertia' (3 numbers) and 'fullinertia' "
+        "(6 numbers: ixx iyy izz ixy ixz iyz)");
   }
   if (has_diagonal) {
     for (int i = 0; i < 3; ++i) reject_negative(reader, "diaginertia", diagonal[i]);
@@ -278,9 +277,9 @@ void parse_texture(AttributeReader& reader, TextureSpec& texture) {
   reader.read("width", texture.width);
   reader.read("height", texture.height);
   // Visual details accepted and not used by the engine.
-  for (const char* name : {"mark", "markrgb", "random", "gridsize", "gridlayout", "fileright",
-                           "fileleft", "fileup", "filedown", "filefront", "fileback", "hflip",
-                           "vflip", "content_type"}) {
+  for (const char* name :
+       {"mark", "markrgb", "random", "gridsize", "gridlayout", "fileright", "fileleft", "fileup",
+        "filedown", "filefront", "fileback", "hflip", "vflip", "content_type"}) {
     reader.has(name);
   }
   reader.finish();
@@ -342,11 +341,12 @@ void parse_actuator(AttributeReader& reader, const std::string& kind, ActuatorSp
                          {"filter", DynamicsType::kFilter},
                          {"muscle", DynamicsType::kMuscle}});
     reader.read_keyword("gaintype", actuator.gaintype,
-                        {{"fixed", GainType::kFixed}, {"affine", GainType::kAffine},
+                        {{"fixed", GainType::kFixed},
+                         {"affine", GainType::kAffine},
                          {"muscle", GainType::kMuscle}});
-    reader.read_keyword("biastype", actuator.biastype,
-                        {{"none", BiasType::kNone}, {"affine", BiasType::kAffine},
-                         {"muscle", BiasType::kMuscle}});
+    reader.read_keyword(
+        "biastype", actuator.biastype,
+        {{"none", BiasType::kNone}, {"affine", BiasType::kAffine}, {"muscle", BiasType::kMuscle}});
     read_partial(reader, "dynprm", actuator.dynprm, 10);
     read_partial(reader, "gainprm", actuator.gainprm, 10);
     read_partial(reader, "biasprm", actuator.biasprm, 10);
@@ -433,8 +433,8 @@ void parse_equality(AttributeReader& reader, const CompilerSettings& compiler,
   if (kind == "weld") {
     Eigen::Matrix<double, 7, 1> pose;
     if (reader.read("relpose", pose)) {
-      equality.relpose = std::array<double, 7>{pose[0], pose[1], pose[2], pose[3],
-                                               pose[4], pose[5], pose[6]};
+      equality.relpose =
+          std::array<double, 7>{pose[0], pose[1], pose[2], pose[3], pose[4], pose[5], pose[6]};
     }
     reader.read("torquescale", equality.torquescale);
   }
@@ -502,9 +502,9 @@ void parse_option(AttributeReader& reader, Options& options) {
                       {{"dense", JacobianLayout::kDense},
                        {"sparse", JacobianLayout::kSparse},
                        {"auto", JacobianLayout::kAuto}});
-  reader.read_keyword("solver", options.solver,
-                      {{"PGS", SolverType::kPgs}, {"CG", SolverType::kCg},
-                       {"Newton", SolverType::kNewton}});
+  reader.read_keyword(
+      "solver", options.solver,
+      {{"PGS", SolverType::kPgs}, {"CG", SolverType::kCg}, {"Newton", SolverType::kNewton}});
   reader.read("iterations", options.iterations);
   reader.read("noslip_iterations", options.noslip_iterations);
   reader.read("mpr_iterations", options.mpr_iterations);

@@ -43,8 +43,8 @@ Eigen::Vector3d primitive_inertia(GeomType type, const Eigen::Vector3d& size, do
       const double hemisphere = density * sphere_volume / 2;
       const double offset = 3.0 * r / 8.0;
       const double hemisphere_axial = 0.4 * hemisphere * r * r;
-      const double hemisphere_lateral =
-          hemisphere_axial - hemisphere * offset * offset + hemisphere * (h + offset) * (h + offset);
+      const double hemisphere_lateral = hemisphere_axial - hemisphere * offset * offset +
+                                        hemisphere * (h + offset) * (h + offset);
       const double lateral = mc * (3 * r * r + 4 * h * h) / 12 + 2 * hemisphere_lateral;
       const double axial = mc * r * r / 2 + 2 * hemisphere_axial;
       return {lateral, lateral, axial};

@@ -3,7 +3,7 @@
 namespace pliant {
 
 int OptionFlags::disable_bits() const {
-  const bool off[] = {!constraint, !equality, !frictionloss, !limit,    !contact,
+  const bool off[] = {!constraint, !equality, !frictionloss, !limit,     !contact,
                       !passive,    !gravity,  !clampctrl,    !warmstart, !filterparent,
                       !actuation,  !refsafe,  !sensor};
   int bits = 0;

@@ -43,8 +43,21 @@ enum class JacobianLayout : int { kDense = 0, kSparse = 1, kAuto = 2 };
 enum class SolverType : int { kPgs = 0, kCg = 1, kNewton = 2 };
 enum class CollisionMode : int { kAll = 0, kPair = 1, kDynamic = 2 };
 enum class EqualityType : int { kConnect = 0, kWeld = 1, kJoint = 2, kTendon = 3 };
-enum class WrapType : int { kNone = 0, kJoint = 1, kPulley = 2, kSite = 3, kSphere = 4, kCylinder = 5 };
-enum class TransmissionType : int { kJoint = 0, kJointInParent = 1, kSliderCrank = 2, kTendon = 3, kSite = 4 };
+enum class WrapType : int {
+  kNone = 0,
+  kJoint = 1,
+  kPulley = 2,
+  kSite = 3,
+  kSphere = 4,
+  kCylinder = 5
+};
+enum class TransmissionType : int {
+  kJoint = 0,
+  kJointInParent = 1,
+  kSliderCrank = 2,
+  kTendon = 3,
+  kSite = 4
+};
 enum class DynamicsType : int { kNone = 0, kIntegrator = 1, kFilter = 2, kMuscle = 3 };
 enum class GainType : int { kFixed = 0, kAffine = 1, kMuscle = 2 };
 enum class BiasType : int { kNone = 0, kAffine = 1, kMuscle = 2 };
@@ -89,18 +102,18 @@ struct OptionFlags {
 };
 
 struct Options {
-  double timestep = 0.002;                   // s
-  double apirate = 100;                      // Hz
-  double impratio = 1;                       // frictional-to-normal impedance ratio
-  double tolerance = 1e-8;                   // solver tolerance
+  double timestep = 0.002;  // s
+  double apirate = 100;     // Hz
+  double impratio = 1;      // frictional-to-normal impedance ratio
+  double tolerance = 1e-8;  // solver tolerance
   double noslip_tolerance = 1e-6;
   double mpr_tolerance = 1e-6;
-  Vector3d gravity{0, 0, -9.81};             // m/s^2
-  Vector3d wind{0, 0, 0};                    // m/s
-  Vector3d magnetic{0, -0.5, 0};             // T
-  double density = 0;                        // kg/m^3 of the medium
-  double viscosity = 0;                      // Pa s of the medium
-  double o_margin = 0;                       // m, used with the override flag
+  Vector3d gravity{0, 0, -9.81};  // m/s^2
+  Vector3d wind{0, 0, 0};         // m/s
+  Vector3d magnetic{0, -0.5, 0};  // T
+  double density = 0;             // kg/m^3 of the medium
+  double viscosity = 0;           // Pa s of the medium
+  double o_margin = 0;            // m, used with the override flag
   SolRef o_solref;
   SolImp o_solimp;
   Integrator integrator = Integrator::kEuler;
@@ -115,18 +128,18 @@ struct Options {
 };
 
 struct Bodies {
-  std::vector<int> parent;      // parent body id (world: 0)
-  std::vector<int> root;        // top-level ancestor below the world
-  std::vector<int> weld;        // nearest ancestor (or self) with joints; world: 0
-  std::vector<int> mocap;       // mocap id, -1 if not mocap
+  std::vector<int> parent;  // parent body id (world: 0)
+  std::vector<int> root;    // top-level ancestor below the world
+  std::vector<int> weld;    // nearest ancestor (or self) with joints; world: 0
+  std::vector<int> mocap;   // mocap id, -1 if not mocap
   std::vector<int> joint_count, joint_adr;
   std::vector<int> dof_count, dof_adr;
   std::vector<int> geom_count, geom_adr;
-  std::vector<Vector3d> pos;    // m, frame relative to parent
+  std::vector<Vector3d> pos;  // m, frame relative to parent
   std::vector<Quaterniond> quat;
-  std::vector<Vector3d> ipos;   // m, inertial frame relative to body frame
+  std::vector<Vector3d> ipos;  // m, inertial frame relative to body frame
   std::vector<Quaterniond> iquat;
-  std::vector<double> mass;     // kg
+  std::vector<double> mass;          // kg
   std::vector<double> subtree_mass;  // kg
   std::vector<Vector3d> inertia;     // kg m^2, principal moments in the inertial frame
   std::vector<Vector2d> invweight0;  // (translational, rotational); filled by the dynamics
@@ -139,10 +152,10 @@ struct Joints {
   std::vector<int> qpos_adr, dof_adr, body;
   std::vector<int> group;
   std::vector<bool> limited;
-  std::vector<SolRef> solref;   // limit
-  std::vector<SolImp> solimp;   // limit
-  std::vector<Vector3d> pos;    // m, anchor in body frame
-  std::vector<Vector3d> axis;   // unit, in body frame
+  std::vector<SolRef> solref;     // limit
+  std::vector<SolImp> solimp;     // limit
+  std::vector<Vector3d> pos;      // m, anchor in body frame
+  std::vector<Vector3d> axis;     // unit, in body frame
   std::vector<double> stiffness;  // N/m or N m/rad
   std::vector<Vector2d> range;    // m or rad
   std::vector<double> margin;     // m or rad
@@ -167,9 +180,9 @@ struct Geoms {
   std::vector<int> contype, conaffinity, condim, body, group, priority, material;
   std::vector<int> data_id;  // mesh id for mesh geoms, hfield id for hfields, else -1
   std::vector<bool> same_frame_as_body;
-  std::vector<Vector3d> size;   // type-specific, m
-  std::vector<double> rbound;   // m, bounding sphere radius about the geom centre
-  std::vector<Vector3d> pos;    // m, in body frame
+  std::vector<Vector3d> size;  // type-specific, m
+  std::vector<double> rbound;  // m, bounding sphere radius about the geom centre
+  std::vector<Vector3d> pos;   // m, in body frame
   std::vector<Quaterniond> quat;
   std::vector<Vector3d> friction;  // sliding, torsional, rolling
   std::vector<double> solmix;
@@ -213,9 +226,9 @@ struct Lights {
 // inertial frame (the frame the geom pose refers to), as MuJoCo stores them.
 struct Meshes {
   std::vector<int> vert_adr, vert_count, face_adr, face_count;
-  std::vector<Vector3d> vertices;             // m, all meshes concatenated
-  std::vector<std::array<int, 3>> faces;      // indices local to the mesh
-  std::vector<double> volume;                 // m^3 (or area for shells)
+  std::vector<Vector3d> vertices;         // m, all meshes concatenated
+  std::vector<std::array<int, 3>> faces;  // indices local to the mesh
+  std::vector<double> volume;             // m^3 (or area for shells)
   std::vector<std::string> name, file;
   int count() const { return static_cast<int>(vert_adr.size()); }
 };
@@ -364,7 +377,7 @@ struct Model {
   std::vector<double> qpos_spring;  // spring rest configuration
 
   std::string model_name;
-  std::string file;  // path the model was loaded from
+  std::string file;                   // path the model was loaded from
   std::vector<std::string> warnings;  // compile-time warnings, one sentence each
 
   int body_count() const { return bodies.count(); }

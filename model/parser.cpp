@@ -174,8 +174,8 @@ class Parser {
     if (parent < 0) {
       // The top-level <default> is the "main" class (it may be named so).
       if (!name.empty() && name != "main") {
-        fail_at(node, "the top-level <default> is the class 'main'; it cannot be named '" +
-                          name + "'");
+        fail_at(node,
+                "the top-level <default> is the class 'main'; it cannot be named '" + name + "'");
       }
     } else {
       if (name.empty()) fail_at(node, "a nested <default> needs a class attribute");
@@ -243,8 +243,8 @@ class Parser {
     // Memory sizes: Pliant grows its buffers as needed, so these are accepted
     // for compatibility and not used.
     for (const char* name : {"njmax", "nconmax", "nstack", "nuserdata", "nkey", "nuser_body",
-                             "nuser_jnt", "nuser_geom", "nuser_site", "nuser_cam",
-                             "nuser_tendon", "nuser_actuator", "nuser_sensor", "memory"}) {
+                             "nuser_jnt", "nuser_geom", "nuser_site", "nuser_cam", "nuser_tendon",
+                             "nuser_actuator", "nuser_sensor", "memory"}) {
       reader.has(name);
     }
     reader.finish();
@@ -373,11 +373,13 @@ class Parser {
         parse_inertial(r, spec_.compiler, inertial);
         body.inertial = inertial;
       } else if (n == "composite" || n == "flexcomp" || n == "frame" || n == "replicate") {
-        fail_at(child, "<" + n + "> is not supported by Pliant; write the bodies it would make "
-                                 "explicitly");
+        fail_at(child, "<" + n +
+                           "> is not supported by Pliant; write the bodies it would make "
+                           "explicitly");
       } else if (world && (n == "joint" || n == "freejoint" || n == "inertial")) {
-        fail_at(child, "<" + n + "> cannot be in <worldbody>: the world does not move; put it "
-                                 "inside a <body>");
+        fail_at(child, "<" + n +
+                           "> cannot be in <worldbody>: the world does not move; put it "
+                           "inside a <body>");
       } else {
         unknown_element(child, world ? "worldbody" : "body",
                         world ? "body, geom, site, camera, light"
@@ -435,9 +437,9 @@ class Parser {
       AttributeReader r(child);
       parse_equality(r, spec_.compiler, equality);
       if (equality.obj1.empty()) {
-        fail_at(child, "<" + n + "> needs " +
-                           (n == "connect" || n == "weld" ? std::string("body1")
-                                                          : n + std::string("1")));
+        fail_at(child,
+                "<" + n + "> needs " +
+                    (n == "connect" || n == "weld" ? std::string("body1") : n + std::string("1")));
       }
       spec_.equalities.push_back(equality);
       no_children(child);
@@ -491,8 +493,9 @@ class Parser {
       const std::string& n = child.name;
       if (!is_actuator_kind(n)) {
         if (n == "cylinder" || n == "adhesion" || n == "intvelocity" || n == "damper") {
-          fail_at(child, "<" + n + "> actuators are not supported by Pliant yet; accepted: "
-                                   "general, motor, position, velocity, muscle");
+          fail_at(child, "<" + n +
+                             "> actuators are not supported by Pliant yet; accepted: "
+                             "general, motor, position, velocity, muscle");
         }
         unknown_element(child, "actuator", "general, motor, position, velocity, muscle");
       }
@@ -522,8 +525,10 @@ class Parser {
       if (attribute == "objname") {
         auto object_type = [&](const char* name, ObjectType& out) {
           r.read_keyword(name, out,
-                         {{"body", ObjectType::kBody}, {"xbody", ObjectType::kXBody},
-                          {"geom", ObjectType::kGeom}, {"site", ObjectType::kSite},
+                         {{"body", ObjectType::kBody},
+                          {"xbody", ObjectType::kXBody},
+                          {"geom", ObjectType::kGeom},
+                          {"site", ObjectType::kSite},
                           {"camera", ObjectType::kCamera}});
         };
         object_type("objtype", sensor.object_type);

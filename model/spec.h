@@ -187,9 +187,9 @@ struct ActuatorSpec {
 struct TendonPathElement {
   SourceLocation where;
   WrapType type = WrapType::kNone;
-  std::string object;       // joint, site or geom name
-  std::string sidesite;     // for geom wrapping
-  double coefficient = 1;   // joint coefficient or pulley divisor
+  std::string object;      // joint, site or geom name
+  std::string sidesite;    // for geom wrapping
+  double coefficient = 1;  // joint coefficient or pulley divisor
 };
 
 struct TendonSpec {

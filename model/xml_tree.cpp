@@ -41,9 +41,9 @@ void convert_children(const tinyxml2::XMLElement& element, const std::string& fi
       }
       for (const tinyxml2::XMLAttribute* a = child->FirstAttribute(); a; a = a->Next()) {
         if (std::string(a->Name()) != "file") {
-          throw LoadError(file, child->GetLineNum(),
-                          std::string("unknown attribute '") + a->Name() +
-                              "' on <include>; accepted: file");
+          throw LoadError(
+              file, child->GetLineNum(),
+              std::string("unknown attribute '") + a->Name() + "' on <include>; accepted: file");
         }
       }
       const fs::path path = directory / name;
@@ -63,8 +63,7 @@ void convert_children(const tinyxml2::XMLElement& element, const std::string& fi
         }
       }
       context.stack.push_back(canonical);
-      XmlNode included =
-          read_document(buffer.str(), path.string(), path.parent_path(), context);
+      XmlNode included = read_document(buffer.str(), path.string(), path.parent_path(), context);
       context.stack.pop_back();
       for (XmlNode& node : included.children) out.children.push_back(std::move(node));
       continue;

@@ -91,8 +91,8 @@ void print_summary(const Model& m, std::ostream& out) {
   out << "  nq " << m.nq << "  nv " << m.nv << "  nu " << m.nu << "  na " << m.na << "\n";
   out << "  bodies " << m.bodies.count() << "  joints " << m.joints.count() << "  geoms "
       << m.geoms.count() << "  sites " << m.sites.count() << "  tendons " << m.tendons.count()
-      << "  equalities " << m.equalities.count() << "  sensors " << m.sensors.count()
-      << "  meshes " << m.meshes.count() << "  keyframes " << m.keyframes.count() << "\n";
+      << "  equalities " << m.equalities.count() << "  sensors " << m.sensors.count() << "  meshes "
+      << m.meshes.count() << "  keyframes " << m.keyframes.count() << "\n";
   double total_mass = 0;
   for (double mass : m.bodies.mass) total_mass += mass;
   out << "  total mass " << total_mass << " kg, timestep " << m.options.timestep << " s\n";
@@ -116,8 +116,8 @@ void print_summary(const Model& m, std::ostream& out) {
     out << "  " << a << " " << (m.actuators.name[a].empty() ? "(unnamed)" : m.actuators.name[a])
         << "  gear " << m.actuators.gear[a][0];
     if (m.actuators.ctrl_limited[a]) {
-      out << "  ctrlrange [" << m.actuators.ctrl_range[a][0] << ", "
-          << m.actuators.ctrl_range[a][1] << "]";
+      out << "  ctrlrange [" << m.actuators.ctrl_range[a][0] << ", " << m.actuators.ctrl_range[a][1]
+          << "]";
     }
     out << "\n";
   }

@@ -26,7 +26,8 @@ class FieldReport {
   explicit FieldReport(std::string model) : model_(std::move(model)) {}
 
   // Integer fields must match exactly.
-  void ints(const std::string& field, const std::vector<int>& ours, const std::vector<int>& theirs) {
+  void ints(const std::string& field, const std::vector<int>& ours,
+            const std::vector<int>& theirs) {
     ASSERT_EQ(ours.size(), theirs.size()) << model_ << " " << field << ": length";
     int mismatches = 0;
     for (size_t i = 0; i < ours.size(); ++i) {
@@ -54,9 +55,9 @@ class FieldReport {
     for (size_t i = 0; i < ours.size(); ++i) {
       const double error = std::abs(ours[i] - theirs[i]) / scale;
       if (!(error <= tolerance) && reported++ < 5) {
-        ADD_FAILURE() << model_ << " " << field << "[" << i << "]: Pliant "
-                      << std::setprecision(17) << ours[i] << ", MuJoCo " << theirs[i]
-                      << " (relative error " << error << " > " << tolerance << ")";
+        ADD_FAILURE() << model_ << " " << field << "[" << i << "]: Pliant " << std::setprecision(17)
+                      << ours[i] << ", MuJoCo " << theirs[i] << " (relative error " << error
+                      << " > " << tolerance << ")";
       }
       worst = std::max(worst, std::isnan(error) ? INFINITY : error);
     }

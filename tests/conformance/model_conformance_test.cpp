@@ -38,7 +38,9 @@ template <class T>
 std::vector<double> reals_of(const T* data, int count) {
   return std::vector<double>(data, data + count);
 }
-std::vector<int> ints_of(const int* data, int count) { return std::vector<int>(data, data + count); }
+std::vector<int> ints_of(const int* data, int count) {
+  return std::vector<int>(data, data + count);
+}
 std::vector<int> bytes_of(const mjtByte* data, int count) {
   return std::vector<int>(data, data + count);
 }
@@ -67,7 +69,8 @@ std::vector<double> flat(const std::vector<SolRef>& rows) {
 }
 std::vector<double> flat(const std::vector<SolImp>& rows) {
   std::vector<double> out;
-  for (const SolImp& s : rows) out.insert(out.end(), {s.dmin, s.dmax, s.width, s.midpoint, s.power});
+  for (const SolImp& s : rows)
+    out.insert(out.end(), {s.dmin, s.dmax, s.width, s.midpoint, s.power});
   return out;
 }
 template <class E>
@@ -102,15 +105,14 @@ TEST_P(ModelConformance, CompiledFieldsMatchMuJoCo) {
   const Model m = load_model(path);
   FieldReport report(model_test_name(path));
 
-  report.ints("counts", {m.nq, m.nv, m.nu, m.na, m.body_count(), m.joints.count(),
-                         m.geoms.count(), m.sites.count(), m.equalities.count(),
-                         m.tendons.count(), m.meshes.count(), m.keyframes.count(),
-                         m.sensors.count(), m.nmocap, m.pairs.count(), m.excludes.count(),
-                         m.cameras.count(), m.lights.count(),
-                         static_cast<int>(m.tendons.wrap_type.size())},
-              {r.nq, r.nv, r.nu, r.na, r.nbody, r.njnt, r.ngeom, r.nsite, r.neq, r.ntendon,
-               r.nmesh, r.nkey, r.nsensor, r.nmocap, r.npair, r.nexclude, r.ncam, r.nlight,
-               r.nwrap});
+  report.ints(
+      "counts",
+      {m.nq, m.nv, m.nu, m.na, m.body_count(), m.joints.count(), m.geoms.count(), m.sites.count(),
+       m.equalities.count(), m.tendons.count(), m.meshes.count(), m.keyframes.count(),
+       m.sensors.count(), m.nmocap, m.pairs.count(), m.excludes.count(), m.cameras.count(),
+       m.lights.count(), static_cast<int>(m.tendons.wrap_type.size())},
+      {r.nq, r.nv, r.nu, r.na, r.nbody, r.njnt, r.ngeom, r.nsite, r.neq, r.ntendon, r.nmesh, r.nkey,
+       r.nsensor, r.nmocap, r.npair, r.nexclude, r.ncam, r.nlight, r.nwrap});
   if (::testing::Test::HasFailure()) return;
 
   // Bodies whose mass comes from mesh files get the mesh tolerance.
@@ -214,23 +216,24 @@ TEST_P(ModelConformance, CompiledFieldsMatchMuJoCo) {
 
   const Options& o = m.options;
   const mjOption& ro = r.opt;
-  report.reals("opt (reals)",
-               {o.timestep, o.apirate, o.impratio, o.tolerance, o.noslip_tolerance,
-                o.mpr_tolerance, o.gravity.x(), o.gravity.y(), o.gravity.z(), o.wind.x(),
-                o.wind.y(), o.wind.z(), o.magnetic.x(), o.magnetic.y(), o.magnetic.z(), o.density,
-                o.viscosity, o.o_margin, o.o_solref.timeconst, o.o_solref.dampratio},
-               {ro.timestep, ro.apirate, ro.impratio, ro.tolerance, ro.noslip_tolerance,
-                ro.mpr_tolerance, ro.gravity[0], ro.gravity[1], ro.gravity[2], ro.wind[0],
-                ro.wind[1], ro.wind[2], ro.magnetic[0], ro.magnetic[1], ro.magnetic[2], ro.density,
-                ro.viscosity, ro.o_margin, ro.o_solref[0], ro.o_solref[1]},
-               kTolerance);
-  report.ints("opt (codes)",
-              {static_cast<int>(o.integrator), static_cast<int>(o.collision),
-               static_cast<int>(o.cone), static_cast<int>(o.jacobian), static_cast<int>(o.solver),
-               o.iterations, o.noslip_iterations, o.mpr_iterations, o.flags.disable_bits(),
-               o.flags.enable_bits()},
-              {ro.integrator, ro.collision, ro.cone, ro.jacobian, ro.solver, ro.iterations,
-               ro.noslip_iterations, ro.mpr_iterations, ro.disableflags, ro.enableflags});
+  report.reals(
+      "opt (reals)",
+      {o.timestep,      o.apirate,     o.impratio,     o.tolerance,          o.noslip_tolerance,
+       o.mpr_tolerance, o.gravity.x(), o.gravity.y(),  o.gravity.z(),        o.wind.x(),
+       o.wind.y(),      o.wind.z(),    o.magnetic.x(), o.magnetic.y(),       o.magnetic.z(),
+       o.density,       o.viscosity,   o.o_margin,     o.o_solref.timeconst, o.o_solref.dampratio},
+      {ro.timestep,      ro.apirate,    ro.impratio,    ro.tolerance,   ro.noslip_tolerance,
+       ro.mpr_tolerance, ro.gravity[0], ro.gravity[1],  ro.gravity[2],  ro.wind[0],
+       ro.wind[1],       ro.wind[2],    ro.magnetic[0], ro.magnetic[1], ro.magnetic[2],
+       ro.density,       ro.viscosity,  ro.o_margin,    ro.o_solref[0], ro.o_solref[1]},
+      kTolerance);
+  report.ints(
+      "opt (codes)",
+      {static_cast<int>(o.integrator), static_cast<int>(o.collision), static_cast<int>(o.cone),
+       static_cast<int>(o.jacobian), static_cast<int>(o.solver), o.iterations, o.noslip_iterations,
+       o.mpr_iterations, o.flags.disable_bits(), o.flags.enable_bits()},
+      {ro.integrator, ro.collision, ro.cone, ro.jacobian, ro.solver, ro.iterations,
+       ro.noslip_iterations, ro.mpr_iterations, ro.disableflags, ro.enableflags});
 
   const int nu = r.nu;
   const Actuators& a = m.actuators;
@@ -254,8 +257,8 @@ TEST_P(ModelConformance, CompiledFieldsMatchMuJoCo) {
                kTolerance);
   report.reals("actuator_ctrlrange", flat(a.ctrl_range), reals_of(r.actuator_ctrlrange, 2 * nu),
                kTolerance);
-  report.reals("actuator_forcerange", flat(a.force_range),
-               reals_of(r.actuator_forcerange, 2 * nu), kTolerance);
+  report.reals("actuator_forcerange", flat(a.force_range), reals_of(r.actuator_forcerange, 2 * nu),
+               kTolerance);
   report.reals("actuator_gear", flat(a.gear), reals_of(r.actuator_gear, 6 * nu), kTolerance);
 
   const int ntendon = r.ntendon;
@@ -287,8 +290,7 @@ TEST_P(ModelConformance, CompiledFieldsMatchMuJoCo) {
   report.ints("pair_geom1", p.geom1, ints_of(r.pair_geom1, npair));
   report.ints("pair_geom2", p.geom2, ints_of(r.pair_geom2, npair));
   report.ints("pair_dim", p.condim, ints_of(r.pair_dim, npair));
-  report.reals("pair_friction", flat(p.friction), reals_of(r.pair_friction, 5 * npair),
-               kTolerance);
+  report.reals("pair_friction", flat(p.friction), reals_of(r.pair_friction, 5 * npair), kTolerance);
   report.reals("pair_solref", flat(p.solref), reals_of(r.pair_solref, mjNREF * npair), kTolerance);
   report.reals("pair_solimp", flat(p.solimp), reals_of(r.pair_solimp, mjNIMP * npair), kTolerance);
   report.reals("pair_margin", p.margin, reals_of(r.pair_margin, npair), kTolerance);

@@ -12,10 +12,9 @@ inline std::vector<std::string> conformance_models() {
   const std::string corpus = PLIANT_CORPUS;
   const std::string samples = PLIANT_MUJOCO_MODELS;
   std::vector<std::string> models;
-  for (const char* name :
-       {"acrobot", "ball_in_cup", "cartpole", "cheetah", "finger", "fish", "hopper", "humanoid",
-        "humanoid_CMU", "lqr", "manipulator", "pendulum", "point_mass", "quadruped", "reacher",
-        "stacker", "swimmer", "walker"}) {
+  for (const char* name : {"acrobot", "ball_in_cup", "cartpole", "cheetah", "finger", "fish",
+                           "hopper", "humanoid", "humanoid_CMU", "lqr", "manipulator", "pendulum",
+                           "point_mass", "quadruped", "reacher", "stacker", "swimmer", "walker"}) {
     models.push_back(corpus + "/dm_control/" + name + ".xml");
   }
   for (const char* name : {"robotiq_2f85/2f85.xml", "robotiq_2f85/scene.xml",

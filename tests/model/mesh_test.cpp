@@ -168,7 +168,8 @@ TEST(MeshTest, TetrahedronExactAndLegacy) {
 // and rejects the mesh, as 2.2.2 does.
 TEST(MeshTest, FlippedCube) {
   const std::vector<int> inward = flipped(kCubeFaces);
-  const TriangleMesh raw = make_inline_mesh(kCubeVertices, inward, Vector3d::Ones(), "scene.xml", 7);
+  const TriangleMesh raw =
+      make_inline_mesh(kCubeVertices, inward, Vector3d::Ones(), "scene.xml", 7);
   const ProcessedMesh pm = process_mesh(raw, "scene.xml", 7);
   EXPECT_NEAR(pm.volume, 1.0, 1e-12);
   for (int k = 0; k < 3; ++k) EXPECT_NEAR(pm.inertia[k], 1.0 / 6.0, 1e-12);
