@@ -8,7 +8,7 @@
 
 namespace pliant {
 
-Model load_model(const std::string& path) {
+Model compile_model_file(const std::string& path) {
   const XmlNode root = read_xml_file(path);
   const std::string directory = std::filesystem::path(path).parent_path().string();
   Model model = compile_model(parse_mjcf(root, path, directory));
@@ -16,8 +16,8 @@ Model load_model(const std::string& path) {
   return model;
 }
 
-Model load_model_from_string(const std::string& xml, const std::string& directory,
-                             const std::string& name) {
+Model compile_model_string(const std::string& xml, const std::string& directory,
+                           const std::string& name) {
   const XmlNode root = read_xml_string(xml, name, directory);
   return compile_model(parse_mjcf(root, name, directory));
 }

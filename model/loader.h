@@ -7,13 +7,15 @@
 
 namespace pliant {
 
-// Loads an MJCF file into a Model. Throws LoadError (file, line, message) on
-// any problem; never returns a partly loaded model.
-Model load_model(const std::string& path);
+// Parses and compiles an MJCF file into a Model. Throws LoadError (file,
+// line, message) on any problem; never returns a partly built model. The
+// quantities that need dynamics (inverse weights, mean inertia) are left for
+// the engine: engine/load.h is the loader for simulation.
+Model compile_model_file(const std::string& path);
 
-// Loads MJCF held in memory. Includes and asset files resolve against
+// The same for MJCF held in memory. Includes and asset files resolve against
 // `directory`; `name` stands for the file in error messages.
-Model load_model_from_string(const std::string& xml, const std::string& directory = ".",
-                             const std::string& name = "<string>");
+Model compile_model_string(const std::string& xml, const std::string& directory = ".",
+                           const std::string& name = "<string>");
 
 }  // namespace pliant

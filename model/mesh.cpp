@@ -14,12 +14,22 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <limits>
 #include <sstream>
 #include <utility>
+
+// Optional: build with PLIANT_WITH_QHULL (and link qhull_r) to take hulls of
+// face-less meshes from qhull, as MuJoCo does, instead of the built-in code.
+#ifdef PLIANT_WITH_QHULL
+#include <csetjmp>
+#include <cstdio>
+extern "C" {
+#include <libqhull_r/qhull_ra.h>
+}
+#endif
 
 #include "model/load_error.h"
 
@@ -182,8 +192,7 @@ RawMesh parse_ascii_stl(const std::string& bytes, bool flip, const std::string& 
       }
     }
     if (!finite_vertex(v)) {
-      fail(xml_file, xml_line,
-           "ASCII STL file '" + path + "' has a non-finite vertex coordinate");
+      fail(xml_file, xml_line, "ASCII STL file '" + path + "' has a non-finite vertex coordinate");
     }
     mesh.vertices.push_back(v);
   }
@@ -208,8 +217,7 @@ RawMesh parse_ascii_stl(const std::string& bytes, bool flip, const std::string& 
 // happens to start with "solid" (many exporters do that); otherwise a file
 // starting with "solid" and mentioning "facet" is read as ASCII. Repeated
 // vertices are merged either way.
-RawMesh read_stl(const std::string& path, bool flip, const std::string& xml_file,
-                 int xml_line) {
+RawMesh read_stl(const std::string& path, bool flip, const std::string& xml_file, int xml_line) {
   const std::string bytes = read_bytes(path, xml_file, xml_line);
   bool binary_size_matches = false;
   uint32_t count = 0;
@@ -248,8 +256,7 @@ RawMesh read_stl(const std::string& path, bool flip, const std::string& xml_file
 // loader as in MuJoCo). Like 2.2.2, only the first object's faces are used
 // and each face corner becomes a vertex of its own, so the vertex count is 3
 // per triangle; a file without faces yields its bare vertex list.
-RawMesh read_obj(const std::string& path, bool flip, const std::string& xml_file,
-                 int xml_line) {
+RawMesh read_obj(const std::string& path, bool flip, const std::string& xml_file, int xml_line) {
   {
     std::ifstream probe(path, std::ios::binary);
     if (!probe) fail(xml_file, xml_line, "cannot open mesh file '" + path + "'");
@@ -297,8 +304,9 @@ RawMesh read_obj(const std::string& path, bool flip, const std::string& xml_file
     }
     if (has_repeated_directed_edge(file_faces)) {
       fail(xml_file, xml_line,
-           "OBJ file '" + path + "' has faces with inconsistent orientation (an edge is "
-           "traversed in the same direction by two faces); all faces must wind the same way");
+           "OBJ file '" + path +
+               "' has faces with inconsistent orientation (an edge is "
+               "traversed in the same direction by two faces); all faces must wind the same way");
     }
     for (const Face& ff : file_faces) {
       const int base = static_cast<int>(mesh.vertices.size());
@@ -320,8 +328,7 @@ RawMesh read_obj(const std::string& path, bool flip, const std::string& xml_file
 // MSH (MuJoCo's binary mesh): int32 nvert, nnormal, ntexcoord, nface; then
 // nvert*3 float32 positions, nnormal*3 normals, ntexcoord*2 texcoords,
 // nface*3 int32 indices. Normals and texcoords are skipped here.
-RawMesh read_msh(const std::string& path, bool flip, const std::string& xml_file,
-                 int xml_line) {
+RawMesh read_msh(const std::string& path, bool flip, const std::string& xml_file, int xml_line) {
   const std::string bytes = read_bytes(path, xml_file, xml_line);
   if (bytes.size() < 16) {
     fail(xml_file, xml_line, "MSH file '" + path + "' is shorter than its 16-byte header");
@@ -332,8 +339,9 @@ RawMesh read_msh(const std::string& path, bool flip, const std::string& xml_file
   if (nvert < 4 || nface < 0 || nnormal < 0 || ntex < 0 || (nnormal > 0 && nnormal != nvert) ||
       (ntex > 0 && ntex != nvert)) {
     fail(xml_file, xml_line,
-         "MSH file '" + path + "' has invalid sizes in its header; need at least 4 vertices, "
-         "and normal / texcoord counts either 0 or equal to the vertex count");
+         "MSH file '" + path +
+             "' has invalid sizes in its header; need at least 4 vertices, "
+             "and normal / texcoord counts either 0 or equal to the vertex count");
   }
   const int64_t expected = 16 + 12 * nvert + 12 * nnormal + 8 * ntex + 12 * nface;
   if (static_cast<int64_t>(bytes.size()) != expected) {
@@ -368,8 +376,72 @@ RawMesh read_msh(const std::string& path, bool flip, const std::string& xml_file
 
 Eigen::Vector3d to_double(const FloatVertex& v) { return {v[0], v[1], v[2]}; }
 
+#ifdef PLIANT_WITH_QHULL
+// With qhull available (the library MuJoCo itself uses), the hull is the one
+// MuJoCo gets: options "Qt" (triangulated output), facets in qhull's order,
+// corners in the facet's vertex-set order with the first two swapped when the
+// facet has top orientation, which makes every triangle wind outwards. This
+// reproduces MuJoCo's faces exactly, and with them the last bits of the mass
+// properties (which matter for the principal frame of symmetric meshes).
+std::vector<Face> qhull_faces(const std::vector<FloatVertex>& fv, const std::string& what,
+                              const std::string& xml_file, int xml_line) {
+  const int n = static_cast<int>(fv.size());
+  std::vector<coordT> data(3 * static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    for (int k = 0; k < 3; ++k) data[3 * i + k] = fv[i][k];
+  }
+  std::vector<Face> out;
+  bool ok = true;
+  qhT qh_storage;
+  qhT* qh = &qh_storage;
+  char options[] = "qhull Qt";
+  // qhull prints its own diagnostics to stderr before reporting failure.
+  qh_zero(qh, stderr);
+  qh_init_A(qh, stdin, stdout, stderr, 0, nullptr);
+  // qhull reports errors by longjmp back here; nothing with a destructor is
+  // created between setjmp and the longjmp sources below.
+  if (setjmp(qh->errexit) == 0) {
+    qh->NOerrexit = False;
+    qh_initflags(qh, options);
+    qh_init_B(qh, data.data(), n, 3, False);
+    qh_qhull(qh);
+    qh_triangulate(qh);
+    facetT* facet;
+    FORALLfacets {
+      Face f = {0, 0, 0};
+      int corner = 0;
+      vertexT* vertex;
+      vertexT** vertexp;
+      FOREACHvertex_(facet->vertices) {
+        if (corner < 3) f[corner] = qh_pointid(qh, vertex->point);
+        ++corner;
+      }
+      if (corner != 3) ok = false;
+      if (facet->toporient) std::swap(f[0], f[1]);
+      out.push_back(f);
+    }
+  } else {
+    ok = false;
+  }
+  qh->NOerrexit = True;
+  int curlong = 0, totlong = 0;
+  qh_freeqhull(qh, !qh_ALL);
+  qh_memfreeshort(qh, &curlong, &totlong);
+  if (!ok || out.empty()) {
+    fail(xml_file, xml_line,
+         what +
+             ": could not build the convex hull of the vertices (they may be coplanar); "
+             "give faces or non-coplanar vertices");
+  }
+  return out;
+}
+#endif
+
 std::vector<Face> convex_hull(const std::vector<FloatVertex>& fv, const std::string& what,
                               const std::string& xml_file, int xml_line) {
+#ifdef PLIANT_WITH_QHULL
+  return qhull_faces(fv, what, xml_file, xml_line);
+#endif
   const int n = static_cast<int>(fv.size());
   std::vector<Eigen::Vector3d> p(n);
   double extent = 0;
@@ -380,8 +452,9 @@ std::vector<Face> convex_hull(const std::vector<FloatVertex>& fv, const std::str
   const double eps = 1e-12 * std::max(extent, 1e-300);
   auto degenerate = [&]() {
     fail(xml_file, xml_line,
-         what + ": the vertices are coplanar (or collinear), so they enclose no volume; "
-         "give faces or non-coplanar vertices");
+         what +
+             ": the vertices are coplanar (or collinear), so they enclose no volume; "
+             "give faces or non-coplanar vertices");
   };
   // Initial tetrahedron: lowest x, farthest from it, farthest from that line,
   // farthest from that plane.
@@ -512,8 +585,8 @@ TriangleInfo triangle_info(const FloatVertex& a, const FloatVertex& b, const Flo
   t.normal[0] = e1[1] * e2[2] - e1[2] * e2[1];
   t.normal[1] = e1[2] * e2[0] - e1[0] * e2[2];
   t.normal[2] = e1[0] * e2[1] - e1[1] * e2[0];
-  const double len = std::sqrt(t.normal[0] * t.normal[0] + t.normal[1] * t.normal[1] +
-                               t.normal[2] * t.normal[2]);
+  const double len =
+      std::sqrt(t.normal[0] * t.normal[0] + t.normal[1] * t.normal[1] + t.normal[2] * t.normal[2]);
   if (len < kMinVal) {
     t.area = 0;
     return t;
@@ -537,8 +610,8 @@ double dot3(const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
 //   V / 20 * (2 (d_i d_j + e_i e_j + f_i f_j) + d_i e_j + d_j e_i + d_i f_j + d_j f_i
 //             + e_i f_j + e_j f_i).
 // 2.2.2 evaluates the bracket in single precision, left to right; so does this.
-float second_moment_bracket(const FloatVertex& d, const FloatVertex& e, const FloatVertex& f,
-                            int i, int j) {
+float second_moment_bracket(const FloatVertex& d, const FloatVertex& e, const FloatVertex& f, int i,
+                            int j) {
   const float squares = (d[i] * d[j] + e[i] * e[j]) + f[i] * f[j];
   float s = 2.0f * squares;
   s = s + d[i] * e[j];
@@ -554,13 +627,13 @@ float second_moment_bracket(const FloatVertex& d, const FloatVertex& e, const Fl
 Eigen::Matrix3d quat_to_matrix(const Eigen::Quaterniond& q) {
   const double w = q.w(), x = q.x(), y = q.y(), z = q.z();
   Eigen::Matrix3d r;
-  r << w * w + x * x - y * y - z * z, 2 * (x * y - w * z), 2 * (x * z + w * y),
-      2 * (x * y + w * z), w * w - x * x + y * y - z * z, 2 * (y * z - w * x),
-      2 * (x * z - w * y), 2 * (y * z + w * x), w * w - x * x - y * y + z * z;
+  r << w * w + x * x - y * y - z * z, 2 * (x * y - w * z), 2 * (x * z + w * y), 2 * (x * y + w * z),
+      w * w - x * x + y * y - z * z, 2 * (y * z - w * x), 2 * (x * z - w * y), 2 * (y * z + w * x),
+      w * w - x * x - y * y + z * z;
   return r;
 }
 
-// Hamilton product and normalisation, written out for a fixed rounding order.
+// Hamilton product, written out for a fixed rounding order.
 Eigen::Quaterniond quat_mul(const Eigen::Quaterniond& a, const Eigen::Quaterniond& b) {
   return Eigen::Quaterniond(a.w() * b.w() - a.x() * b.x() - a.y() * b.y() - a.z() * b.z(),
                             a.w() * b.x() + a.x() * b.w() + a.y() * b.z() - a.z() * b.y(),
@@ -568,70 +641,92 @@ Eigen::Quaterniond quat_mul(const Eigen::Quaterniond& a, const Eigen::Quaternion
                             a.w() * b.z() + a.x() * b.y() - a.y() * b.x() + a.z() * b.w());
 }
 
+// Normalisation as 2.2.2 does it: components multiplied by 1 / norm; a
+// vanishing quaternion becomes the identity.
 Eigen::Quaterniond quat_normalized(const Eigen::Quaterniond& q) {
   const double norm = std::sqrt(q.w() * q.w() + q.x() * q.x() + q.y() * q.y() + q.z() * q.z());
   if (norm < kMinVal) return Eigen::Quaterniond(1, 0, 0, 0);
-  return Eigen::Quaterniond(q.w() / norm, q.x() / norm, q.y() / norm, q.z() / norm);
+  const double inv = 1 / norm;
+  return Eigen::Quaterniond(q.w() * inv, q.x() * inv, q.y() * inv, q.z() * inv);
 }
 
-// Quaternion of a rotation about coordinate axis k whose cosine is c and
-// whose sine has the sign of `positive`: half-angle components
-// sqrt((1 + c) / 2) and sqrt((1 - c) / 2).
-Eigen::Quaterniond axis_rotation(int k, double c, bool positive) {
-  Eigen::Quaterniond r(std::sqrt(0.5 * (1 + c)), 0, 0, 0);
-  const double s = std::sqrt(0.5 * (1 - c));
-  r.coeffs()[k] = positive ? s : -s;  // coeffs() is (x, y, z, w)
+// 3x3 products with each entry summed left to right over the inner index.
+Eigen::Matrix3d mul_transposed_left(const Eigen::Matrix3d& a, const Eigen::Matrix3d& b) {
+  Eigen::Matrix3d r;
+  for (int i = 0; i < 3; ++i) {
+    for (int k = 0; k < 3; ++k) r(i, k) = a(0, i) * b(0, k) + a(1, i) * b(1, k) + a(2, i) * b(2, k);
+  }
+  return r;
+}
+
+Eigen::Matrix3d mul(const Eigen::Matrix3d& a, const Eigen::Matrix3d& b) {
+  Eigen::Matrix3d r;
+  for (int i = 0; i < 3; ++i) {
+    for (int k = 0; k < 3; ++k) r(i, k) = a(i, 0) * b(0, k) + a(i, 1) * b(1, k) + a(i, 2) * b(2, k);
+  }
   return r;
 }
 
 }  // namespace
 
-// Jacobi eigen-decomposition, R' A R = D, R kept as a quaternion.
-// Each sweep forms D from the current R, picks the largest off-diagonal
-// |D(i,j)| and the rotation in the (i,j) plane that zeroes it: with
-// tau = (D(j,j) - D(i,i)) / (2 D(i,j)), t = sign(tau) / (|tau| + sqrt(1 + tau^2))
-// is minus the tangent of the smaller such angle, and c = 1 / sqrt(1 + t^2)
-// its cosine. Stop when that pivot is below 1e-12 or 1 - c < 1e-12.
-// The rotation is about axis k (the index not in {i, j}); its sense follows
-// from the handedness of (i, j, k) and the sign of t. Finally eigenvalues
-// are sorted decreasingly by swapping pairs (0,1), (1,2), (0,1) with
-// +90 degree rotations about the remaining axis, which maps the pair of
-// columns (u, v) to (v, -u) and keeps R a proper rotation.
+// Jacobi eigen-decomposition, R' A R = D, R kept as a quaternion q; written
+// to round exactly like MuJoCo 2.2.2's mju_eig3, because for meshes with
+// (nearly) equal principal moments the last bits decide the frame.
+// Each iteration forms D = (R' A) R from the current q and picks the pivot
+// (i, j) with the largest |D(i,j)| (ties go to the later pair). It stops when
+// that is below kEps. Otherwise, with tau = (D(j,j) - D(i,i)) / (2 D(i,j)),
+// t = sign(tau) / (|tau| + sqrt(1 + tau^2)) is the tangent of the smaller
+// angle that zeroes D(i,j), and c = 1 / sqrt(1 + t^2) its cosine; it stops
+// when c > 1 - kEps. The rotation is about axis k (not i or j) by that angle;
+// its quaternion has vector part +-sqrt(1/2 - c/2) on axis k (minus for
+// tau >= 0, and the opposite on axis 1, where (i, j, k) is left-handed) and
+// scalar part sqrt(1 - v^2). q <- normalise(q * rotation).
+// Finally the eigenvalues are sorted decreasingly by a bubble pass over the
+// pairs (0,1), (1,2), (0,1); a swap is a +90 degree turn about the remaining
+// axis (columns (u, v) become (v, -u)), applied whenever the later value is
+// larger (2.2.2 has no tolerance here; later MuJoCo versions do).
 int eigen_decompose_symmetric3(const Eigen::Matrix3d& mat, Eigen::Vector3d* values,
                                Eigen::Quaterniond* frame) {
   constexpr double kEps = 1e-12;
   constexpr int kMaxIterations = 500;
+  // cos(pi/4) = sin(pi/4) to 15 digits; the quaternion is normalised after use.
+  constexpr double kHalfTurn = 0.707106781186548;
   Eigen::Quaterniond q(1, 0, 0, 0);
-  Eigen::Matrix3d d;
+  Eigen::Vector3d v;
   int iterations = 0;
   for (; iterations < kMaxIterations; ++iterations) {
     const Eigen::Matrix3d r = quat_to_matrix(q);
-    d = r.transpose() * mat * r;
+    const Eigen::Matrix3d d = mul(mul_transposed_left(r, mat), r);
+    v = d.diagonal();
     const double a01 = std::abs(d(0, 1)), a02 = std::abs(d(0, 2)), a12 = std::abs(d(1, 2));
     int i, j, k;
-    if (a01 >= a02 && a01 >= a12) {
+    if (a01 > a02 && a01 > a12) {
       i = 0, j = 1, k = 2;
-    } else if (a02 >= a12) {
+    } else if (a02 > a12) {
       i = 0, j = 2, k = 1;
     } else {
       i = 1, j = 2, k = 0;
     }
     if (std::abs(d(i, j)) < kEps) break;
     const double tau = (d(j, j) - d(i, i)) / (2 * d(i, j));
-    double t = 1 / (std::abs(tau) + std::sqrt(1 + tau * tau));
-    if (tau < 0) t = -t;
-    const double c = 1 / std::sqrt(1 + t * t);
-    if (1 - c < kEps) break;
-    // (i, j, k) = (0, 1, 2) and (1, 2, 0) are right-handed, (0, 2, 1) is not.
-    const bool right_handed = k != 1;
-    q = quat_normalized(quat_mul(q, axis_rotation(k, c, right_handed == (t < 0))));
+    const double t = tau >= 0 ? 1.0 / (tau + std::sqrt(1 + tau * tau))
+                              : -1.0 / (-tau + std::sqrt(1 + tau * tau));
+    const double c = 1.0 / std::sqrt(1 + t * t);
+    if (c > 1.0 - kEps) break;
+    double s = std::sqrt(0.5 - 0.5 * c);
+    if (tau >= 0) s = -s;
+    if (k == 1) s = -s;
+    Eigen::Quaterniond rot(std::sqrt(1.0 - s * s), 0, 0, 0);
+    rot.coeffs()[k] = s;  // coeffs() is (x, y, z, w)
+    q = quat_normalized(quat_mul(q, quat_normalized(rot)));
   }
-  Eigen::Vector3d v = d.diagonal();
-  const int pairs[3][3] = {{0, 1, 2}, {1, 2, 0}, {0, 1, 2}};
-  for (const auto& p : pairs) {
-    if (v[p[0]] < v[p[1]]) {
-      std::swap(v[p[0]], v[p[1]]);
-      q = quat_normalized(quat_mul(q, axis_rotation(p[2], 0, p[2] != 1)));
+  for (int pass = 0; pass < 3; ++pass) {
+    const int a = pass % 2;
+    if (v[a] < v[a + 1]) {
+      std::swap(v[a], v[a + 1]);
+      Eigen::Quaterniond turn(kHalfTurn, 0, 0, 0);
+      turn.coeffs()[(a + 2) % 3] = kHalfTurn;
+      q = quat_normalized(quat_mul(q, turn));
     }
   }
   *values = v;
@@ -803,9 +898,7 @@ ProcessedMesh process_mesh(TriangleMesh raw, const std::string& xml_file, int xm
     }
   }
   Eigen::Matrix3d inertia;
-  inertia << p[1] + p[2], -p[3], -p[4],
-             -p[3], p[0] + p[2], -p[5],
-             -p[4], -p[5], p[0] + p[1];
+  inertia << p[1] + p[2], -p[3], -p[4], -p[3], p[0] + p[2], -p[5], -p[4], -p[5], p[0] + p[1];
 
   // Step 4: principal frame and equivalent box.
   Eigen::Vector3d eig;

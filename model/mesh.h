@@ -44,8 +44,8 @@
 namespace pliant {
 
 struct TriangleMesh {
-  std::vector<Eigen::Vector3d> vertices;     // m; float-representable values
-  std::vector<std::array<int, 3>> faces;     // counter-clockwise seen from outside
+  std::vector<Eigen::Vector3d> vertices;  // m; float-representable values
+  std::vector<std::array<int, 3>> faces;  // counter-clockwise seen from outside
 };
 
 // Reads a mesh file chosen by extension (case-insensitive): .stl (binary or
@@ -66,25 +66,25 @@ TriangleMesh make_inline_mesh(const std::vector<double>& vertex, const std::vect
 enum class MeshInertia { kLegacy, kExact };
 
 struct ProcessedMesh {
-  TriangleMesh mesh;            // vertices in the principal frame (float-representable)
-  Eigen::Vector3d pos;          // centroid in the file frame
-  Eigen::Quaterniond quat;      // principal frame orientation in the file frame
+  TriangleMesh mesh;        // vertices in the principal frame (float-representable)
+  Eigen::Vector3d pos;      // centroid in the file frame
+  Eigen::Quaterniond quat;  // principal frame orientation in the file frame
   // Volume 2.2.2 gives the geom for mass: density * volume is the geom mass.
   // Legacy mode: volume of the equivalent-inertia box, 8 * bx * by * bz (this is
   // what 2.2.2 really does; it differs from the mesh volume unless the mesh is a
   // box). Exact mode: the signed mesh volume.
-  double volume;                // m^3
+  double volume;  // m^3
   // Principal moments per unit density that 2.2.2 gives the geom (kg m^2 per
   // kg/m^3): those of the equivalent box in legacy mode, of the mesh in exact mode.
   Eigen::Vector3d inertia;
   // geom_size of a mesh geom in 2.2.2: max |x|, |y|, |z| over the vertices in
   // the principal frame, i.e. half-sizes of the origin-centred bounding box.
   Eigen::Vector3d half_size;
-  double rbound;                // geom_rbound: |half_size|
+  double rbound;  // geom_rbound: |half_size|
   // Extras the compiler also needs.
-  double mesh_volume;           // sum of the (absolute, in legacy mode) pyramid volumes
+  double mesh_volume;             // sum of the (absolute, in legacy mode) pyramid volumes
   Eigen::Vector3d box_half_size;  // equivalent-inertia box (geom fitting, legacy mass)
-  Eigen::Vector3d eigenvalues;  // diagonalised tensor / density (before the box step)
+  Eigen::Vector3d eigenvalues;    // diagonalised tensor / density (before the box step)
 };
 
 // Mass properties and principal frame as computed by MuJoCo 2.2.2.

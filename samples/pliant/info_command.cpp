@@ -4,7 +4,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "model/loader.h"
+#include "engine/load.h"
 #include "samples/pliant/commands.h"
 
 namespace pliant::cli {

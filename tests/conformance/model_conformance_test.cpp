@@ -12,7 +12,7 @@
 
 #include <memory>
 
-#include "model/loader.h"
+#include "engine/load.h"
 #include "tests/conformance/field_report.h"
 #include "tests/conformance/model_list.h"
 

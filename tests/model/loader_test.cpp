@@ -1,4 +1,4 @@
-#include "model/loader.h"
+#include "engine/load.h"
 
 #include <gtest/gtest.h>
 

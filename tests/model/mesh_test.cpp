@@ -108,9 +108,9 @@ void expect_load_error(F body, const std::vector<std::string>& parts) {
 // Unit cube: volume 1, centre (1/2, 1/2, 1/2), principal moments 1/6 per unit
 // density, axes aligned (identity frame), bounding half-size 1/2.
 TEST(MeshTest, UnitCube) {
-  const ProcessedMesh pm = process_mesh(
-      make_inline_mesh(kCubeVertices, kCubeFaces, Vector3d::Ones(), "scene.xml", 7), "scene.xml",
-      7);
+  const ProcessedMesh pm =
+      process_mesh(make_inline_mesh(kCubeVertices, kCubeFaces, Vector3d::Ones(), "scene.xml", 7),
+                   "scene.xml", 7);
   EXPECT_NEAR(pm.volume, 1.0, 1e-12);
   EXPECT_NEAR(pm.mesh_volume, 1.0, 1e-12);
   EXPECT_TRUE(pm.pos.isApprox(Vector3d(0.5, 0.5, 0.5), 1e-7));
@@ -180,9 +180,9 @@ TEST(MeshTest, FlippedCube) {
 // Scale (2, 3, 4) turns the cube into a 2 x 3 x 4 box: volume 24, moments
 // (9 + 16, 4 + 16, 4 + 9) / 12 * 24 per unit density, already sorted.
 TEST(MeshTest, ScaleApplied) {
-  const ProcessedMesh pm = process_mesh(
-      make_inline_mesh(kCubeVertices, kCubeFaces, Vector3d(2, 3, 4), "scene.xml", 7),
-      "scene.xml", 7);
+  const ProcessedMesh pm =
+      process_mesh(make_inline_mesh(kCubeVertices, kCubeFaces, Vector3d(2, 3, 4), "scene.xml", 7),
+                   "scene.xml", 7);
   EXPECT_NEAR(pm.volume, 24, 1e-10);
   EXPECT_NEAR(pm.inertia[0], 24 * 25 / 12.0, 1e-9);
   EXPECT_NEAR(pm.inertia[1], 24 * 20 / 12.0, 1e-9);
@@ -220,8 +220,8 @@ TEST(MeshTest, EigenDecompositionSortsAndReconstructs) {
   m << 3, 0.5, 0.2, 0.5, 2, 0.1, 0.2, 0.1, 1;
   eigen_decompose_symmetric3(m, &values, &q);
   EXPECT_TRUE(tensor(q, values).isApprox(m, 1e-5));
-  EXPECT_TRUE(values.isApprox(Vector3d(3.2294231550758639, 1.7931965362848754,
-                                       0.97738030863926029), 1e-12));
+  EXPECT_TRUE(values.isApprox(Vector3d(3.2294231550758639, 1.7931965362848754, 0.97738030863926029),
+                              1e-12));
   const Quaterniond mujoco(0.97931965314993341, 0.0191663800586045, -0.046996395245123619,
                            0.19584944642175348);
   EXPECT_NEAR(std::abs(q.dot(mujoco)), 1.0, 1e-12);
@@ -233,8 +233,7 @@ TEST_F(MeshFileTest, BinaryAndAsciiStlRoundTrip) {
   write_binary_stl(path("cube.stl"), kCubeVertices, kCubeFaces);
   write_ascii_stl(path("cube_ascii.STL"), kCubeVertices, kCubeFaces);
   const TriangleMesh bin = read_mesh_file(path("cube.stl"), Vector3d::Ones(), "scene.xml", 7);
-  const TriangleMesh txt =
-      read_mesh_file(path("cube_ascii.STL"), Vector3d::Ones(), "scene.xml", 7);
+  const TriangleMesh txt = read_mesh_file(path("cube_ascii.STL"), Vector3d::Ones(), "scene.xml", 7);
   // Repeated corners are merged: 8 vertices, 12 triangles.
   ASSERT_EQ(bin.vertices.size(), 8u);
   ASSERT_EQ(bin.faces.size(), 12u);
@@ -246,9 +245,9 @@ TEST_F(MeshFileTest, BinaryAndAsciiStlRoundTrip) {
     for (int k = 0; k < 3; ++k) {
       // Each triangle keeps its corner positions and winding.
       const int src = kCubeFaces[3 * i + k];
-      EXPECT_EQ(bin.vertices[bin.faces[i][k]],
-                Vector3d(kCubeVertices[3 * src], kCubeVertices[3 * src + 1],
-                         kCubeVertices[3 * src + 2]));
+      EXPECT_EQ(
+          bin.vertices[bin.faces[i][k]],
+          Vector3d(kCubeVertices[3 * src], kCubeVertices[3 * src + 1], kCubeVertices[3 * src + 2]));
     }
   }
   const ProcessedMesh pm = process_mesh(bin, "scene.xml", 7, 1000, MeshInertia::kExact);
@@ -258,8 +257,7 @@ TEST_F(MeshFileTest, BinaryAndAsciiStlRoundTrip) {
 // A mirroring scale re-winds file triangles, so the volume stays positive.
 TEST_F(MeshFileTest, MirroringScaleKeepsOutwardWinding) {
   write_binary_stl(path("cube.stl"), kCubeVertices, kCubeFaces);
-  const TriangleMesh raw =
-      read_mesh_file(path("cube.stl"), Vector3d(-1, 2, 1), "scene.xml", 7);
+  const TriangleMesh raw = read_mesh_file(path("cube.stl"), Vector3d(-1, 2, 1), "scene.xml", 7);
   const ProcessedMesh pm = process_mesh(raw, "scene.xml", 7, 1000, MeshInertia::kExact);
   EXPECT_NEAR(pm.volume, 2.0, 1e-12);
   EXPECT_TRUE(pm.pos.isApprox(Vector3d(-0.5, 1, 0.5), 1e-7));
@@ -295,16 +293,14 @@ TEST_F(MeshFileTest, MissingFile) {
 
 TEST_F(MeshFileTest, TruncatedBinaryStl) {
   write_binary_stl(path("short.stl"), kCubeVertices, kCubeFaces, 10);
-  expect_load_error(
-      [&] { read_mesh_file(path("short.stl"), Vector3d::Ones(), "scene.xml", 7); },
-      {path("short.stl"), "wrong size", "12 triangles"});
+  expect_load_error([&] { read_mesh_file(path("short.stl"), Vector3d::Ones(), "scene.xml", 7); },
+                    {path("short.stl"), "wrong size", "12 triangles"});
   std::ofstream(path("tiny.stl"), std::ios::binary) << "abc";
   expect_load_error([&] { read_mesh_file(path("tiny.stl"), Vector3d::Ones(), "scene.xml", 7); },
                     {path("tiny.stl"), "84"});
   std::ofstream(path("empty.stl"), std::ios::binary).close();
-  expect_load_error(
-      [&] { read_mesh_file(path("empty.stl"), Vector3d::Ones(), "scene.xml", 7); },
-      {path("empty.stl"), "empty"});
+  expect_load_error([&] { read_mesh_file(path("empty.stl"), Vector3d::Ones(), "scene.xml", 7); },
+                    {path("empty.stl"), "empty"});
 }
 
 TEST_F(MeshFileTest, UnknownExtension) {
@@ -322,20 +318,25 @@ TEST_F(MeshFileTest, ObjFaceIndexOutOfRange) {
 TEST(MeshTest, InlineErrors) {
   std::vector<int> bad = kCubeFaces;
   bad[4] = 8;
-  expect_load_error(
-      [&] { make_inline_mesh(kCubeVertices, bad, Vector3d::Ones(), "scene.xml", 7); },
-      {"index 8", "0 to 7"});
+  expect_load_error([&] { make_inline_mesh(kCubeVertices, bad, Vector3d::Ones(), "scene.xml", 7); },
+                    {"index 8", "0 to 7"});
   TriangleMesh raw = make_inline_mesh(kCubeVertices, kCubeFaces, Vector3d::Ones(), "scene.xml", 7);
   raw.faces[0][0] = -1;
   expect_load_error([&] { process_mesh(raw, "scene.xml", 7); }, {"index -1", "0 to 7"});
   expect_load_error(
-      [&] { make_inline_mesh({0, 0, 0, 1, 0, 0, 0, 1}, {}, Vector3d::Ones(), "scene.xml", 7); },
+      [&] {
+        make_inline_mesh({0, 0, 0, 1, 0, 0, 0, 1}, {}, Vector3d::Ones(), "scene.xml", 7);
+      },
       {"multiple of 3"});
   expect_load_error(
-      [&] { make_inline_mesh({0, 0, 0, 1, 0, 0, 0, 1, 0}, {}, Vector3d::Ones(), "scene.xml", 7); },
+      [&] {
+        make_inline_mesh({0, 0, 0, 1, 0, 0, 0, 1, 0}, {}, Vector3d::Ones(), "scene.xml", 7);
+      },
       {"at least 4"});
   expect_load_error(
-      [&] { make_inline_mesh(kCubeVertices, {0, 1}, Vector3d::Ones(), "scene.xml", 7); },
+      [&] {
+        make_inline_mesh(kCubeVertices, {0, 1}, Vector3d::Ones(), "scene.xml", 7);
+      },
       {"multiple of 3"});
   // Two triangles crossing the shared edge 0-2 in the same direction.
   std::vector<int> inconsistent = kCubeFaces;

@@ -1,0 +1,19 @@
+
+#pragma once
+
+#include "engine/data.h"
+
+namespace pliant {
+
+// Actuator lengths and moment arms (actuator_length, actuator_moment, nu x nv)
+// for joint, joint-in-parent, tendon, site and slider-crank transmissions,
+// with gear. Needs kinematics, com_positions and tendon_kinematics.
+void transmission(const Model& model, Data& data);
+
+// actuator_velocity = moment qvel; ctrl clamping (clampctrl flag); act_dot
+// from the activation dynamics (none, integrator, filter, muscle); actuator
+// force = gain * (ctrl or act) + bias, clamped to forcerange; qfrc_actuator
+// = moment^T force. Respects the actuation flag.
+void actuation(const Model& model, Data& data);
+
+}  // namespace pliant

@@ -1,0 +1,110 @@
+#include "engine/data.h"
+
+#include "engine/spatial.h"
+
+namespace pliant {
+
+Vector6d SpatialInertia::apply(const Vector6d& motion) const {
+  // Angular momentum about the point: I w + h x v; linear: m v - h x w,
+  // with h the first moment (mass times centre offset).
+  const Vector3d w = angular(motion), v = linear(motion);
+  const auto& r = rotational;
+  const Vector3d iw(r[0] * w.x() + r[3] * w.y() + r[4] * w.z(),
+                    r[3] * w.x() + r[1] * w.y() + r[5] * w.z(),
+                    r[4] * w.x() + r[5] * w.y() + r[2] * w.z());
+  return spatial(iw + first_moment.cross(v), mass * v - first_moment.cross(w));
+}
+
+SpatialInertia& SpatialInertia::operator+=(const SpatialInertia& other) {
+  for (int i = 0; i < 6; ++i) rotational[i] += other.rotational[i];
+  first_moment += other.first_moment;
+  mass += other.mass;
+  return *this;
+}
+
+SpatialInertia spatial_inertia(double mass, const Vector3d& principal, const Matrix3d& rotation,
+                               const Vector3d& offset) {
+  // Rotate the principal moments into the world, then move them from the
+  // centre of mass to the reference point: I + m (|d|^2 E - d d^T).
+  const Matrix3d tensor = rotation * principal.asDiagonal() * rotation.transpose();
+  const double d2 = offset.squaredNorm();
+  SpatialInertia out;
+  out.rotational = {tensor(0, 0) + mass * (d2 - offset.x() * offset.x()),
+                    tensor(1, 1) + mass * (d2 - offset.y() * offset.y()),
+                    tensor(2, 2) + mass * (d2 - offset.z() * offset.z()),
+                    tensor(0, 1) - mass * offset.x() * offset.y(),
+                    tensor(0, 2) - mass * offset.x() * offset.z(),
+                    tensor(1, 2) - mass * offset.y() * offset.z()};
+  out.first_moment = mass * offset;
+  out.mass = mass;
+  return out;
+}
+
+Data::Data(const Model& m) {
+  const int nbody = m.body_count(), nv = m.nv, nu = m.nu;
+  const int njnt = m.joints.count(), ntendon = m.tendons.count();
+  qpos = Eigen::Map<const VectorXd>(m.qpos0.data(), m.nq);
+  qvel = VectorXd::Zero(nv);
+  act = VectorXd::Zero(m.na);
+  ctrl = VectorXd::Zero(nu);
+  qacc_warmstart = VectorXd::Zero(nv);
+  qfrc_applied = VectorXd::Zero(nv);
+  xfrc_applied.assign(nbody, Vector6d::Zero());
+  for (int b = 0; b < nbody; ++b) {
+    if (m.bodies.mocap[b] < 0) continue;
+    mocap_pos.push_back(m.bodies.pos[b]);
+    mocap_quat.push_back(m.bodies.quat[b]);
+  }
+  xpos.assign(nbody, Vector3d::Zero());
+  xipos.assign(nbody, Vector3d::Zero());
+  xquat.assign(nbody, Quaterniond::Identity());
+  xmat.assign(nbody, Matrix3d::Identity());
+  ximat.assign(nbody, Matrix3d::Identity());
+  xanchor.assign(njnt, Vector3d::Zero());
+  xaxis.assign(njnt, Vector3d::Zero());
+  geom_xpos.assign(m.geoms.count(), Vector3d::Zero());
+  geom_xmat.assign(m.geoms.count(), Matrix3d::Identity());
+  site_xpos.assign(m.sites.count(), Vector3d::Zero());
+  site_xmat.assign(m.sites.count(), Matrix3d::Identity());
+  subtree_com.assign(nbody, Vector3d::Zero());
+  cinert.assign(nbody, SpatialInertia());
+  cdof.assign(nv, Vector6d::Zero());
+  ten_length = VectorXd::Zero(ntendon);
+  ten_J = Eigen::MatrixXd::Zero(ntendon, nv);
+  actuator_length = VectorXd::Zero(nu);
+  actuator_moment = Eigen::MatrixXd::Zero(nu, nv);
+  crb.assign(nbody, SpatialInertia());
+  const int nM = nv == 0 ? 0 : m.dofs.madr.back() + [&] {
+    int depth = 0;
+    for (int k = nv - 1; k >= 0; k = m.dofs.parent[k]) ++depth;
+    return depth;
+  }();
+  qM = VectorXd::Zero(nM);
+  qLD = VectorXd::Zero(nM);
+  qLDiagInv = VectorXd::Zero(nv);
+  cvel.assign(nbody, Vector6d::Zero());
+  cdof_dot.assign(nv, Vector6d::Zero());
+  ten_velocity = VectorXd::Zero(ntendon);
+  actuator_velocity = VectorXd::Zero(nu);
+  qfrc_bias = VectorXd::Zero(nv);
+  qfrc_passive = VectorXd::Zero(nv);
+  actuator_force = VectorXd::Zero(nu);
+  qfrc_actuator = VectorXd::Zero(nv);
+  act_dot = VectorXd::Zero(m.na);
+  qfrc_smooth = VectorXd::Zero(nv);
+  qacc_smooth = VectorXd::Zero(nv);
+  qfrc_constraint = VectorXd::Zero(nv);
+  qacc = VectorXd::Zero(nv);
+  cacc.assign(nbody, Vector6d::Zero());
+  cfrc_body.assign(nbody, Vector6d::Zero());
+  scratch_nv = VectorXd::Zero(nv);
+}
+
+void record_warning(Data& data, WarningKind kind, int index) {
+  Warning& w = data.warnings[static_cast<int>(kind)];
+  ++w.count;
+  w.last_step = static_cast<int>(data.step_count);
+  w.last_index = index;
+}
+
+}  // namespace pliant

@@ -1,0 +1,122 @@
+#pragma once
+
+// Everything that changes during simulation. A Data is made from one Model
+// and used with that Model only; any number of Data share one Model, one Data
+// per thread. State comes first, then results grouped by pipeline stage.
+//
+// Spatial vectors are 6-vectors [angular; linear] expressed in the world
+// frame about the centre of mass of the body's kinematic tree
+// (subtree_com[root]), as in MuJoCo ("com-based").
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <array>
+#include <string>
+#include <vector>
+
+#include "model/model.h"
+
+namespace pliant {
+
+using Eigen::Matrix3d;
+using Eigen::VectorXd;
+using Vector6d = Eigen::Matrix<double, 6, 1>;
+
+// Inertia of a rigid body about a reference point, as MuJoCo's 10-vector:
+// rotational inertia about the point (xx, yy, zz, xy, xz, yz), mass times the
+// offset of the centre of mass from the point, and mass.
+struct SpatialInertia {
+  std::array<double, 6> rotational{};  // kg m^2
+  Vector3d first_moment{0, 0, 0};      // kg m
+  double mass = 0;                     // kg
+
+  // Momentum (angular; linear) of a body with this inertia moving with `motion`.
+  Vector6d apply(const Vector6d& motion) const;
+  SpatialInertia& operator+=(const SpatialInertia& other);
+};
+
+enum class WarningKind : int {
+  kBadQpos = 0,     // NaN, Inf or huge value in qpos: state reset
+  kBadQvel = 1,     // ... in qvel
+  kBadQacc = 2,     // ... in qacc
+  kSolverLimit = 3, // the constraint solver stopped at its iteration limit
+  kParameterClamped = 4,
+  kCount = 5,
+};
+
+struct Warning {
+  int count = 0;       // how many times it happened
+  int last_step = -1;  // step of the last occurrence
+  int last_index = -1; // offending index (dof, row, ...), -1 when none
+};
+
+struct Data {
+  explicit Data(const Model& model);
+
+  // ---- state ----
+  double time = 0;        // s
+  VectorXd qpos;          // nq
+  VectorXd qvel;          // nv
+  VectorXd act;           // na
+  VectorXd ctrl;          // nu
+  VectorXd qacc_warmstart;  // nv
+  VectorXd qfrc_applied;  // nv, generalized force applied by the user
+  std::vector<Vector6d> xfrc_applied;  // nbody, (torque; force) at the COM in world frame
+  std::vector<Vector3d> mocap_pos;     // nmocap
+  std::vector<Quaterniond> mocap_quat; // nmocap
+  long step_count = 0;
+
+  // ---- position stage ----
+  std::vector<Vector3d> xpos, xipos;  // body frame and COM in world, m
+  std::vector<Quaterniond> xquat;
+  std::vector<Matrix3d> xmat, ximat;
+  std::vector<Vector3d> xanchor, xaxis;  // joint anchor and axis in world
+  std::vector<Vector3d> geom_xpos, site_xpos;
+  std::vector<Matrix3d> geom_xmat, site_xmat;
+  std::vector<Vector3d> subtree_com;    // m
+  std::vector<SpatialInertia> cinert;   // body inertia about subtree_com[root]
+  std::vector<Vector6d> cdof;           // nv motion axes
+  VectorXd ten_length;                  // ntendon, m
+  Eigen::MatrixXd ten_J;                // ntendon x nv
+  VectorXd actuator_length;             // nu
+  Eigen::MatrixXd actuator_moment;      // nu x nv
+  std::vector<SpatialInertia> crb;      // composite inertia of each subtree
+  VectorXd qM;      // sparse mass matrix: row i at dofs.madr[i]: M(i,i), M(i,parent), ...
+  VectorXd qLD;     // its L^T D L factor, same layout (D on the diagonal slots)
+  VectorXd qLDiagInv;
+
+  // ---- velocity stage ----
+  std::vector<Vector6d> cvel;      // body velocity
+  std::vector<Vector6d> cdof_dot;  // nv
+  VectorXd ten_velocity, actuator_velocity;
+  VectorXd qfrc_bias;     // Coriolis, centrifugal and gravity: C(q, v)
+  VectorXd qfrc_passive;  // springs, damping, fluid
+
+  // ---- actuation ----
+  VectorXd actuator_force;  // nu
+  VectorXd qfrc_actuator;   // nv
+  VectorXd act_dot;         // na
+
+  // ---- acceleration ----
+  VectorXd qfrc_smooth;  // passive - bias + applied + actuator + J^T xfrc
+  VectorXd qacc_smooth;  // M^-1 qfrc_smooth
+  VectorXd qfrc_constraint;
+  VectorXd qacc;
+
+  // ---- RNE intermediates ----
+  std::vector<Vector6d> cacc, cfrc_body;
+
+  // ---- energy (when the energy flag is on) ----
+  double energy_potential = 0, energy_kinetic = 0;
+
+  // ---- diagnostics ----
+  std::array<Warning, static_cast<int>(WarningKind::kCount)> warnings{};
+
+  // Working memory reused across steps.
+  VectorXd scratch_nv;
+};
+
+// Records a warning of that kind at the current step.
+void record_warning(Data& data, WarningKind kind, int index);
+
+}  // namespace pliant

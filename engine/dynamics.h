@@ -1,0 +1,38 @@
+#pragma once
+
+#include "engine/data.h"
+#include "solvers/tree_ldl.h"
+
+namespace pliant {
+
+// The tree sparsity of the model's mass matrix (dof parents, row addresses).
+inline TreeSparsity mass_sparsity(const Model& model) {
+  return {model.nv, model.dofs.parent.data(), model.dofs.madr.data()};
+}
+
+// Joint-space inertia M by composite rigid bodies, with armature on the
+// diagonal, into data.qM (tree-sparse, see solvers/tree_ldl.h).
+void composite_inertia(const Model& model, Data& data);
+
+// data.qLD, data.qLDiagInv <- the L^T D L factor of data.qM.
+void factor_mass(const Model& model, Data& data);
+
+// x <- M^-1 x with the current factor.
+void solve_mass(const Model& model, const Data& data, double* x);
+
+// y = M x with the current data.qM.
+void multiply_mass(const Model& model, const Data& data, const double* x, double* y);
+
+// Recursive Newton-Euler: generalized force C(q, v) + g(q) (gravity,
+// Coriolis and centrifugal) into data.qfrc_bias; with `acceleration`, the
+// inverse dynamics M qacc + C instead.
+void bias_forces(const Model& model, Data& data, bool with_acceleration = false);
+
+// qfrc_smooth = passive - bias + applied + actuator + J^T xfrc_applied, and
+// qacc_smooth = M^-1 qfrc_smooth.
+void smooth_acceleration(const Model& model, Data& data);
+
+// The M column layout helper: M as a dense nv x nv matrix (tests, small nv).
+Eigen::MatrixXd dense_mass_matrix(const Model& model, const Data& data);
+
+}  // namespace pliant

@@ -1,0 +1,40 @@
+#pragma once
+
+// The step, as a short list of named stages (reference section 6):
+//   position      kinematics, com_positions, tendons, composite inertia,
+//                 factor M, transmission
+//   velocity      com_velocities, passive forces, bias forces (RNE)
+//   actuation     ctrl clamp, activation dynamics, actuator forces
+//   acceleration  qfrc_smooth, qacc_smooth = M^-1 qfrc_smooth
+//   constraint    qacc (the constraint solver arrives with its issue; until
+//                 then qacc = qacc_smooth)
+// forward() runs them; step() checks the state, forwards and integrates.
+
+#include "engine/data.h"
+
+namespace pliant {
+
+void forward_position(const Model& model, Data& data);
+void forward_velocity(const Model& model, Data& data);
+void forward_actuation(const Model& model, Data& data);
+void forward_acceleration(const Model& model, Data& data);
+void forward_constraint(const Model& model, Data& data);
+void forward(const Model& model, Data& data);
+
+// One time step with the model's integrator (Euler with implicit joint
+// damping, RK4, implicit, implicitfast).
+void step(const Model& model, Data& data);
+
+// State back to qpos0, zero velocities, controls and forces, time 0.
+void reset_data(const Model& model, Data& data);
+// State from keyframe `key` (throws std::out_of_range for a bad index).
+void reset_to_keyframe(const Model& model, Data& data, int key);
+
+// qpos <- qpos integrated over `h` seconds at velocity `qvel`: scalars add
+// h v; quaternions turn by the body-frame angular velocity (ball, free).
+void integrate_position(const Model& model, double* qpos, const double* qvel, double h);
+
+// Potential (gravity and springs) and kinetic energy into data.energy_*.
+void compute_energy(const Model& model, Data& data);
+
+}  // namespace pliant

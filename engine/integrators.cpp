@@ -1,0 +1,87 @@
+#include "engine/integrators.h"
+
+#include <Eigen/LU>
+
+#include "engine/derivatives.h"
+#include "engine/dynamics.h"
+#include "engine/forward.h"
+
+namespace pliant {
+namespace {
+
+// act += h act_dot; qvel += h qacc; qpos integrated with the new qvel; the
+// solver's answer is kept as the next warm start.
+void advance(const Model& m, Data& d, const VectorXd& qacc) {
+  const double h = m.options.timestep;
+  if (m.na > 0) d.act += h * d.act_dot;
+  d.qacc_warmstart = d.qacc;
+  d.qvel += h * qacc;
+  integrate_position(m, d.qpos.data(), d.qvel.data(), h);
+  d.time += h;
+}
+
+}  // namespace
+
+void integrate_euler(const Model& m, Data& d) {
+  bool damped = false;
+  for (double damping : m.dofs.damping) damped = damped || damping > 0;
+  if (!damped) return advance(m, d, d.qacc);
+  // Same tree sparsity as M: only the diagonal changes.
+  const double h = m.options.timestep;
+  VectorXd factor = d.qM;
+  for (int i = 0; i < m.nv; ++i) factor[m.dofs.madr[i]] += h * m.dofs.damping[i];
+  VectorXd inverse_diagonal(m.nv);
+  tree_ldl_factor(mass_sparsity(m), factor.data(), inverse_diagonal.data());
+  VectorXd qacc = d.qfrc_smooth + d.qfrc_constraint;
+  tree_ldl_solve(mass_sparsity(m), factor.data(), inverse_diagonal.data(), qacc.data());
+  advance(m, d, qacc);
+}
+
+// Butcher tableau: a = [1/2; 0 1/2; 0 0 1], b = [1/6 1/3 1/3 1/6],
+// c = [1/2 1/2 1]. Positions at each stage integrate the weighted stage
+// velocities from the initial qpos, so quaternions stay on the manifold.
+void integrate_rk4(const Model& m, Data& d) {
+  const double h = m.options.timestep;
+  const double a[3] = {0.5, 0.5, 1.0};  // the tableau's only non-zeros: a[i][i-1]
+  const double b[4] = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
+  const VectorXd qpos0 = d.qpos, qvel0 = d.qvel, act0 = d.act;
+  const VectorXd warmstart = d.qacc;
+  const double time0 = d.time;
+  VectorXd stage_vel[4], stage_acc[4], stage_act[4];
+  stage_vel[0] = d.qvel;
+  stage_acc[0] = d.qacc;
+  stage_act[0] = d.act_dot;
+  for (int i = 1; i < 4; ++i) {
+    d.qpos = qpos0;
+    integrate_position(m, d.qpos.data(), stage_vel[i - 1].data(), a[i - 1] * h);
+    d.qvel = qvel0 + a[i - 1] * h * stage_acc[i - 1];
+    if (m.na > 0) d.act = act0 + a[i - 1] * h * stage_act[i - 1];
+    d.time = time0 + a[i - 1] * h;
+    forward(m, d);
+    stage_vel[i] = d.qvel;
+    stage_acc[i] = d.qacc;
+    stage_act[i] = d.act_dot;
+  }
+  VectorXd vel = b[0] * stage_vel[0], acc = b[0] * stage_acc[0], act_dot = b[0] * stage_act[0];
+  for (int i = 1; i < 4; ++i) {
+    vel += b[i] * stage_vel[i];
+    acc += b[i] * stage_acc[i];
+    act_dot += b[i] * stage_act[i];
+  }
+  d.qpos = qpos0;
+  integrate_position(m, d.qpos.data(), vel.data(), h);
+  d.qvel = qvel0 + h * acc;
+  if (m.na > 0) d.act = act0 + h * act_dot;
+  d.time = time0 + h;
+  d.qacc_warmstart = warmstart;
+}
+
+void integrate_implicit(const Model& m, Data& d, bool with_bias) {
+  Eigen::MatrixXd qderiv;
+  smooth_velocity_derivative(m, d, with_bias, qderiv);
+  const Eigen::MatrixXd system = dense_mass_matrix(m, d) - m.options.timestep * qderiv;
+  const VectorXd qacc = system.partialPivLu().solve(d.qfrc_smooth + d.qfrc_constraint);
+  advance(m, d, qacc);
+}
+
+}  // namespace pliant

@@ -1,0 +1,185 @@
+#include "engine/kinematics.h"
+
+#include "engine/spatial.h"
+
+namespace pliant {
+
+// Walks the tree root to leaves. A body's frame is its parent's composed
+// with the fixed offset (pos, quat) and then with each joint in order:
+// a slide moves along its world axis by q - q0; a hinge turns by q - q0
+// about its axis and a ball by its quaternion, both about the joint anchor
+// (so the body frame is moved back to keep the anchor fixed); a free joint
+// sets the pose outright. Reference: section 6 of mujoco-model.md.
+void kinematics(const Model& m, Data& d) {
+  const Bodies& b = m.bodies;
+  const Joints& j = m.joints;
+  for (int i = 1; i < b.count(); ++i) {
+    Vector3d pos;
+    Quaterniond quat;
+    if (b.mocap[i] >= 0) {
+      pos = d.mocap_pos[b.mocap[i]];
+      quat = d.mocap_quat[b.mocap[i]].normalized();
+    } else {
+      const int parent = b.parent[i];
+      pos = d.xpos[parent] + d.xmat[parent] * b.pos[i];
+      quat = d.xquat[parent] * b.quat[i];
+      for (int k = 0; k < b.joint_count[i]; ++k) {
+        const int jid = b.joint_adr[i] + k;
+        const int q = j.qpos_adr[jid];
+        if (j.type[jid] == JointType::kFree) {
+          pos = d.qpos.segment<3>(q);
+          quat = Quaterniond(d.qpos[q + 3], d.qpos[q + 4], d.qpos[q + 5], d.qpos[q + 6]);
+          quat.normalize();
+          d.xanchor[jid] = pos;
+          d.xaxis[jid] = j.axis[jid];
+          continue;
+        }
+        const Vector3d anchor = pos + quat * j.pos[jid];
+        const Vector3d axis = quat * j.axis[jid];
+        d.xanchor[jid] = anchor;
+        d.xaxis[jid] = axis;
+        switch (j.type[jid]) {
+          case JointType::kSlide:
+            pos += axis * (d.qpos[q] - m.qpos0[q]);
+            break;
+          case JointType::kBall:
+          case JointType::kHinge: {
+            const Quaterniond local =
+                j.type[jid] == JointType::kBall
+                    ? Quaterniond(d.qpos[q], d.qpos[q + 1], d.qpos[q + 2], d.qpos[q + 3])
+                          .normalized()
+                    : Quaterniond(Eigen::AngleAxisd(d.qpos[q] - m.qpos0[q], j.axis[jid]));
+            quat = quat * local;
+            pos = anchor - quat * j.pos[jid];
+            break;
+          }
+          default:
+            break;
+        }
+      }
+      quat.normalize();
+    }
+    d.xpos[i] = pos;
+    d.xquat[i] = quat;
+    d.xmat[i] = quat.toRotationMatrix();
+    d.xipos[i] = pos + d.xmat[i] * b.ipos[i];
+    d.ximat[i] = d.xmat[i] * b.iquat[i].toRotationMatrix();
+  }
+  const Geoms& g = m.geoms;
+  for (int i = 0; i < g.count(); ++i) {
+    const int body = g.body[i];
+    d.geom_xpos[i] = d.xpos[body] + d.xmat[body] * g.pos[i];
+    d.geom_xmat[i] = d.xmat[body] * g.quat[i].toRotationMatrix();
+  }
+  const Sites& s = m.sites;
+  for (int i = 0; i < s.count(); ++i) {
+    const int body = s.body[i];
+    d.site_xpos[i] = d.xpos[body] + d.xmat[body] * s.pos[i];
+    d.site_xmat[i] = d.xmat[body] * s.quat[i].toRotationMatrix();
+  }
+}
+
+void com_positions(const Model& m, Data& d) {
+  const Bodies& b = m.bodies;
+  const int nbody = b.count();
+  // Subtree centres of mass: mass-weighted sums, children into parents
+  // (ids are depth-first, so a reverse sweep sees children first).
+  for (int i = 0; i < nbody; ++i) d.subtree_com[i] = b.mass[i] * d.xipos[i];
+  for (int i = nbody - 1; i > 0; --i) d.subtree_com[b.parent[i]] += d.subtree_com[i];
+  for (int i = 0; i < nbody; ++i) {
+    if (b.subtree_mass[i] < 1e-15) {
+      d.subtree_com[i] = d.xipos[i];
+    } else {
+      d.subtree_com[i] /= b.subtree_mass[i];
+    }
+  }
+  d.cinert[0] = SpatialInertia();
+  for (int i = 1; i < nbody; ++i) {
+    d.cinert[i] = spatial_inertia(b.mass[i], b.inertia[i], d.ximat[i],
+                                  d.xipos[i] - d.subtree_com[b.root[i]]);
+  }
+  // Motion axes: slides translate along the world axis; hinges and balls
+  // rotate about their anchor; a free joint translates along the world axes
+  // and rotates about the body's own axes.
+  const Joints& j = m.joints;
+  for (int i = 1; i < nbody; ++i) {
+    const Vector3d& reference = d.subtree_com[b.root[i]];
+    for (int k = 0; k < b.joint_count[i]; ++k) {
+      const int jid = b.joint_adr[i] + k;
+      const int dof = j.dof_adr[jid];
+      switch (j.type[jid]) {
+        case JointType::kFree:
+          for (int a = 0; a < 3; ++a) {
+            d.cdof[dof + a] = spatial(Vector3d::Zero(), Vector3d::Unit(a));
+          }
+          for (int a = 0; a < 3; ++a) {
+            d.cdof[dof + 3 + a] = rotation_dof(d.xmat[i].col(a), d.xanchor[jid], reference);
+          }
+          break;
+        case JointType::kBall:
+          for (int a = 0; a < 3; ++a) {
+            d.cdof[dof + a] = rotation_dof(d.xmat[i].col(a), d.xanchor[jid], reference);
+          }
+          break;
+        case JointType::kSlide:
+          d.cdof[dof] = spatial(Vector3d::Zero(), d.xaxis[jid]);
+          break;
+        case JointType::kHinge:
+          d.cdof[dof] = rotation_dof(d.xaxis[jid], d.xanchor[jid], reference);
+          break;
+      }
+    }
+  }
+}
+
+// cvel accumulates cdof * qvel down the tree. Each cdof_dot is the cross
+// product of the velocity *before* its own joint with its axis; the three
+// axes of a ball (and the rotational three of a free joint) share one
+// velocity, and a free joint's translations have no derivative.
+void com_velocities(const Model& m, Data& d) {
+  const Bodies& b = m.bodies;
+  const Joints& j = m.joints;
+  d.cvel[0].setZero();
+  for (int i = 1; i < b.count(); ++i) {
+    Vector6d velocity = d.cvel[b.parent[i]];
+    for (int k = 0; k < b.joint_count[i]; ++k) {
+      const int jid = b.joint_adr[i] + k;
+      int dof = j.dof_adr[jid];
+      switch (j.type[jid]) {
+        case JointType::kFree:
+          for (int a = 0; a < 3; ++a) {
+            d.cdof_dot[dof + a].setZero();
+            velocity += d.cdof[dof + a] * d.qvel[dof + a];
+          }
+          dof += 3;
+          [[fallthrough]];
+        case JointType::kBall:
+          for (int a = 0; a < 3; ++a) d.cdof_dot[dof + a] = cross_motion(velocity, d.cdof[dof + a]);
+          for (int a = 0; a < 3; ++a) velocity += d.cdof[dof + a] * d.qvel[dof + a];
+          break;
+        default:
+          d.cdof_dot[dof] = cross_motion(velocity, d.cdof[dof]);
+          velocity += d.cdof[dof] * d.qvel[dof];
+      }
+    }
+    d.cvel[i] = velocity;
+  }
+}
+
+int last_dof_of_chain(const Model& m, int body) {
+  const Bodies& b = m.bodies;
+  while (body > 0 && b.dof_count[body] == 0) body = b.parent[body];
+  return body > 0 ? b.dof_adr[body] + b.dof_count[body] - 1 : -1;
+}
+
+void point_jacobian(const Model& m, const Data& d, int body, const Vector3d& point,
+                    Eigen::Ref<Eigen::MatrixXd> jacp, Eigen::Ref<Eigen::MatrixXd> jacr) {
+  const Vector3d offset = point - d.subtree_com[m.bodies.root[body]];
+  for (int k = last_dof_of_chain(m, body); k >= 0; k = m.dofs.parent[k]) {
+    const Vector3d w = angular(d.cdof[k]);
+    if (jacr.size() > 0) jacr.col(k) = w;
+    if (jacp.size() > 0) jacp.col(k) = linear(d.cdof[k]) + w.cross(offset);
+  }
+}
+
+}  // namespace pliant

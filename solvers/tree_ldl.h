@@ -1,0 +1,35 @@
+#pragma once
+
+// Sparse L^T D L factorisation of a symmetric positive-definite matrix whose
+// sparsity follows a tree (a kinematic tree's mass matrix): entry (i, j) can
+// be non-zero only when j is i or one of its ancestors.
+//
+// Storage ("row-ancestor" layout): row i occupies values[address[i] ...],
+// holding (i, i) first, then (i, parent(i)), (i, parent(parent(i))), ... up
+// to the root. The factor uses the same layout: L is unit lower triangular
+// (its diagonal slots hold D). Work is O(sum of depth^2), not O(n^3).
+// Reference: Featherstone, "Rigid Body Dynamics Algorithms", section 6.3.
+
+#include <vector>
+
+namespace pliant {
+
+struct TreeSparsity {
+  int n = 0;
+  const int* parent = nullptr;   // parent index, -1 at a root; parent[i] < i
+  const int* address = nullptr;  // first slot of each row
+};
+
+// In place: on entry `values` holds the lower triangle of M, on exit its
+// factor (D on the diagonal slots, L below). Also writes 1/D into
+// `inverse_diagonal`.
+void tree_ldl_factor(const TreeSparsity& tree, double* values, double* inverse_diagonal);
+
+// x <- M^-1 x, given the factor from tree_ldl_factor.
+void tree_ldl_solve(const TreeSparsity& tree, const double* factor,
+                    const double* inverse_diagonal, double* x);
+
+// y = M x for the (unfactored) matrix in row-ancestor storage.
+void tree_multiply(const TreeSparsity& tree, const double* values, const double* x, double* y);
+
+}  // namespace pliant
