@@ -1,6 +1,5 @@
 #include "model/compiler.h"
 
-#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -603,13 +602,15 @@ class Compiler {
       tensor +=
           p.inertia + p.mass * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
     }
-    Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> solver(tensor);
-    Eigen::Matrix3d frame = solver.eigenvectors();
-    if (frame.determinant() < 0) frame.col(2) = -frame.col(2);
+    // Diagonalise as MuJoCo 2.2.2 does (its Jacobi iteration stops short of
+    // exact for near-diagonal tensors), so the principal frame is the same.
+    Vector3d principal;
+    Quaterniond frame;
+    eigen_decompose_symmetric3(tensor, &principal, &frame);
     b.mass[body] = mass;
     b.ipos[body] = center;
-    b.inertia[body] = solver.eigenvalues();
-    b.iquat[body] = Quaterniond(frame).normalized();
+    b.inertia[body] = principal;
+    b.iquat[body] = frame;
   }
 
   // Body poses in the world at qpos0 (every joint at its reference, so each

@@ -1,8 +1,8 @@
 #include "model/element_parsers.h"
 
-#include <Eigen/Eigenvalues>
 #include <cmath>
 
+#include "model/mesh.h"
 #include "model/orientation.h"
 
 namespace pliant {
@@ -231,17 +231,18 @@ void parse_inertial(AttributeReader& reader, const CompilerSettings& compiler,
       reader.has("xyaxes") || reader.has("zaxis")) {
     reader.fail("<inertial> with 'fullinertia' takes no orientation: the tensor gives it");
   }
-  // Diagonalise the symmetric tensor; its eigenvectors give the frame.
+  // Diagonalise the symmetric tensor the way MuJoCo 2.2.2 does, so the
+  // principal frame is the same; its eigenvectors give the frame.
   Eigen::Matrix3d tensor;
   tensor << full[0], full[3], full[4], full[3], full[1], full[5], full[4], full[5], full[2];
-  Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> solver(tensor);
-  if (solver.info() != Eigen::Success || solver.eigenvalues().minCoeff() < 0) {
+  Vector3d principal;
+  Eigen::Quaterniond frame;
+  eigen_decompose_symmetric3(tensor, &principal, &frame);
+  if (principal.minCoeff() < 0) {
     reader.fail("'fullinertia' of <inertial> must be positive semi-definite");
   }
-  Eigen::Matrix3d frame = solver.eigenvectors();
-  if (frame.determinant() < 0) frame.col(2) = -frame.col(2);
-  inertial.diaginertia = solver.eigenvalues();
-  inertial.quat = Eigen::Quaterniond(frame).normalized();
+  inertial.diaginertia = principal;
+  inertial.quat = frame;
   reader.finish();
 }
 

@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   CLI::App app{"Pliant: rigid-body physics with soft constraints, reading MJCF models"};
   app.require_subcommand(1);
   pliant::cli::add_info_command(app);
+  pliant::cli::add_dump_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

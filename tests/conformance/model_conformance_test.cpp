@@ -14,74 +14,15 @@
 
 #include "engine/load.h"
 #include "tests/conformance/field_report.h"
+#include "tests/conformance/flatten.h"
 #include "tests/conformance/model_list.h"
+#include "tests/conformance/reference.h"
 
 namespace pliant::conformance {
 namespace {
 
 constexpr double kTolerance = 1e-9;
 constexpr double kMeshTolerance = 1e-6;
-
-struct MjModelDeleter {
-  void operator()(mjModel* m) const { mj_deleteModel(m); }
-};
-using MjModelPtr = std::unique_ptr<mjModel, MjModelDeleter>;
-
-MjModelPtr load_reference(const std::string& path) {
-  char error[1000] = "";
-  MjModelPtr m(mj_loadXML(path.c_str(), nullptr, error, sizeof(error)));
-  EXPECT_TRUE(m) << "MuJoCo could not load " << path << ": " << error;
-  return m;
-}
-
-template <class T>
-std::vector<double> reals_of(const T* data, int count) {
-  return std::vector<double>(data, data + count);
-}
-std::vector<int> ints_of(const int* data, int count) {
-  return std::vector<int>(data, data + count);
-}
-std::vector<int> bytes_of(const mjtByte* data, int count) {
-  return std::vector<int>(data, data + count);
-}
-
-template <int N>
-std::vector<double> flat(const std::vector<Eigen::Matrix<double, N, 1>>& rows) {
-  std::vector<double> out;
-  for (const auto& row : rows) out.insert(out.end(), row.data(), row.data() + N);
-  return out;
-}
-std::vector<double> flat(const std::vector<Quaterniond>& rows) {
-  std::vector<double> out;
-  for (const Quaterniond& q : rows) out.insert(out.end(), {q.w(), q.x(), q.y(), q.z()});
-  return out;
-}
-template <size_t N>
-std::vector<double> flat(const std::vector<std::array<double, N>>& rows) {
-  std::vector<double> out;
-  for (const auto& row : rows) out.insert(out.end(), row.begin(), row.end());
-  return out;
-}
-std::vector<double> flat(const std::vector<SolRef>& rows) {
-  std::vector<double> out;
-  for (const SolRef& s : rows) out.insert(out.end(), {s.timeconst, s.dampratio});
-  return out;
-}
-std::vector<double> flat(const std::vector<SolImp>& rows) {
-  std::vector<double> out;
-  for (const SolImp& s : rows)
-    out.insert(out.end(), {s.dmin, s.dmax, s.width, s.midpoint, s.power});
-  return out;
-}
-template <class E>
-std::vector<int> codes(const std::vector<E>& values) {
-  std::vector<int> out;
-  for (E v : values) out.push_back(static_cast<int>(v));
-  return out;
-}
-std::vector<int> bools(const std::vector<bool>& values) {
-  return std::vector<int>(values.begin(), values.end());
-}
 
 // Inertia tensor of each body in its body frame, flattened 3x3.
 std::vector<double> body_tensors(const std::vector<Vector3d>& inertia,

@@ -1,0 +1,78 @@
+#pragma once
+
+// MuJoCo 2.2.2 as the reference: owning handles and the shared set-up that
+// puts both engines in the same state.
+
+#include <gtest/gtest.h>
+#include <mujoco/mujoco.h>
+
+#include <memory>
+#include <random>
+#include <string>
+
+#include "engine/data.h"
+
+namespace pliant::conformance {
+
+struct MjModelDeleter {
+  void operator()(mjModel* m) const { mj_deleteModel(m); }
+};
+struct MjDataDeleter {
+  void operator()(mjData* d) const { mj_deleteData(d); }
+};
+using MjModelPtr = std::unique_ptr<mjModel, MjModelDeleter>;
+using MjDataPtr = std::unique_ptr<mjData, MjDataDeleter>;
+
+inline MjModelPtr load_reference(const std::string& path) {
+  char error[1000] = "";
+  MjModelPtr m(mj_loadXML(path.c_str(), nullptr, error, sizeof(error)));
+  EXPECT_TRUE(m) << "MuJoCo could not load " << path << ": " << error;
+  return m;
+}
+
+// A random but valid state: limited joints inside their range, others near
+// qpos0, unit quaternions, velocities ~ N(0, 1), controls inside ctrlrange
+// (or ~ N(0, 1)), activations in [0, 1]. Written to both engines.
+inline void set_random_state(const Model& model, Data& data, const mjModel& ref, mjData& rd,
+                             std::mt19937_64& rng) {
+  std::normal_distribution<double> normal(0, 1);
+  std::uniform_real_distribution<double> uniform(0, 1);
+  const Joints& j = model.joints;
+  for (int i = 0; i < j.count(); ++i) {
+    const int q = j.qpos_adr[i];
+    switch (j.type[i]) {
+      case JointType::kFree:
+        for (int k = 0; k < 3; ++k) data.qpos[q + k] = model.qpos0[q + k] + 0.1 * normal(rng);
+        [[fallthrough]];
+      case JointType::kBall: {
+        const int r = q + (j.type[i] == JointType::kFree ? 3 : 0);
+        Eigen::Vector4d quat(normal(rng), normal(rng), normal(rng), normal(rng));
+        quat.normalize();
+        for (int k = 0; k < 4; ++k) data.qpos[r + k] = quat[k];
+        break;
+      }
+      default:
+        if (j.limited[i]) {
+          const Vector2d& range = j.range[i];
+          data.qpos[q] = range[0] + (range[1] - range[0]) * uniform(rng);
+        } else {
+          data.qpos[q] = model.qpos0[q] + 0.5 * normal(rng);
+        }
+    }
+  }
+  for (int i = 0; i < model.nv; ++i) data.qvel[i] = normal(rng);
+  for (int i = 0; i < model.nu; ++i) {
+    const Actuators& a = model.actuators;
+    data.ctrl[i] = a.ctrl_limited[i]
+                       ? a.ctrl_range[i][0] + (a.ctrl_range[i][1] - a.ctrl_range[i][0]) * uniform(rng)
+                       : normal(rng);
+  }
+  for (int i = 0; i < model.na; ++i) data.act[i] = uniform(rng);
+  for (int i = 0; i < model.nq; ++i) rd.qpos[i] = data.qpos[i];
+  for (int i = 0; i < model.nv; ++i) rd.qvel[i] = data.qvel[i];
+  for (int i = 0; i < model.nu; ++i) rd.ctrl[i] = data.ctrl[i];
+  for (int i = 0; i < model.na; ++i) rd.act[i] = data.act[i];
+  (void)ref;
+}
+
+}  // namespace pliant::conformance

@@ -1,0 +1,131 @@
+// Smooth dynamics against MuJoCo 2.2.2, with contacts and constraints
+// disabled, over every conformance model:
+//  - at 20 random states: body poses, the full mass matrix, qfrc_bias,
+//    qfrc_passive, qfrc_actuator, qacc_smooth; and the model constants that
+//    need dynamics (inverse weights, mean inertia). Tolerance 1e-9 of each
+//    field's magnitude: the same formulas in a different operation order
+//    differ by round-off (~1e-15) amplified by at most the conditioning of M.
+//  - 200 steps with Euler, RK4 and implicit from one random state: qpos and
+//    qvel within 1e-8 of the field's magnitude (round-off accumulated over
+//    the steps).
+// Each test prints the worst error per quantity.
+
+#include <gtest/gtest.h>
+#include <mujoco/mujoco.h>
+
+#include "engine/dynamics.h"
+#include "engine/forward.h"
+#include "engine/load.h"
+#include "tests/conformance/field_report.h"
+#include "tests/conformance/flatten.h"
+#include "tests/conformance/model_list.h"
+#include "tests/conformance/reference.h"
+
+namespace pliant::conformance {
+namespace {
+
+constexpr double kStateTolerance = 1e-9;
+constexpr double kTrajectoryTolerance = 1e-8;
+constexpr int kStates = 20;
+constexpr int kSteps = 200;
+
+std::vector<double> to_vector(const VectorXd& v) { return std::vector<double>(v.begin(), v.end()); }
+
+// Both engines without contacts and constraints.
+void disable_constraints(Model& model, mjModel& ref) {
+  model.options.flags.contact = false;
+  model.options.flags.constraint = false;
+  ref.opt.disableflags |= mjDSBL_CONTACT | mjDSBL_CONSTRAINT;
+}
+
+class SmoothDynamics : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SmoothDynamics, ForwardMatchesMuJoCoAtRandomStates) {
+  const std::string path = GetParam();
+  MjModelPtr ref = load_reference(path);
+  ASSERT_TRUE(ref);
+  Model model = load_model(path);
+  disable_constraints(model, *ref);
+  MjDataPtr rd(mj_makeData(ref.get()));
+  Data data(model);
+  FieldReport report(model_test_name(path));
+
+  const int nbody = ref->nbody, nv = ref->nv;
+  report.reals("body_invweight0", flat(model.bodies.invweight0),
+               reals_of(ref->body_invweight0, 2 * nbody), kStateTolerance);
+  report.reals("dof_invweight0", model.dofs.invweight0, reals_of(ref->dof_invweight0, nv),
+               kStateTolerance);
+  report.reals("tendon_invweight0", model.tendons.invweight0,
+               reals_of(ref->tendon_invweight0, ref->ntendon), kStateTolerance);
+  report.reals("meaninertia", {model.stat.meaninertia}, {ref->stat.meaninertia}, kStateTolerance);
+
+  std::mt19937_64 rng(7);
+  std::vector<double> dense(nv * nv);
+  for (int s = 0; s < kStates; ++s) {
+    set_random_state(model, data, *ref, *rd, rng);
+    forward(model, data);
+    mj_forward(ref.get(), rd.get());
+    report.reals("xpos", flat(data.xpos), reals_of(rd->xpos, 3 * nbody), kStateTolerance);
+    report.quats("xquat", flat(data.xquat), reals_of(rd->xquat, 4 * nbody), kStateTolerance);
+    report.reals("xipos", flat(data.xipos), reals_of(rd->xipos, 3 * nbody), kStateTolerance);
+    report.reals("geom_xpos", flat(data.geom_xpos), reals_of(rd->geom_xpos, 3 * ref->ngeom),
+                 kStateTolerance);
+    report.reals("geom_xmat", flat(data.geom_xmat), reals_of(rd->geom_xmat, 9 * ref->ngeom),
+                 kStateTolerance);
+    report.reals("site_xpos", flat(data.site_xpos), reals_of(rd->site_xpos, 3 * ref->nsite),
+                 kStateTolerance);
+    report.reals("subtree_com", flat(data.subtree_com), reals_of(rd->subtree_com, 3 * nbody),
+                 kStateTolerance);
+    mj_fullM(ref.get(), dense.data(), rd->qM);
+    const Eigen::MatrixXd ours = dense_mass_matrix(model, data);
+    report.reals("M (dense)", std::vector<double>(ours.data(), ours.data() + nv * nv), dense,
+                 kStateTolerance);
+    report.reals("qfrc_bias", to_vector(data.qfrc_bias), reals_of(rd->qfrc_bias, nv),
+                 kStateTolerance);
+    report.reals("qfrc_passive", to_vector(data.qfrc_passive), reals_of(rd->qfrc_passive, nv),
+                 kStateTolerance);
+    report.reals("qfrc_actuator", to_vector(data.qfrc_actuator), reals_of(rd->qfrc_actuator, nv),
+                 kStateTolerance);
+    report.reals("ten_length", to_vector(data.ten_length), reals_of(rd->ten_length, ref->ntendon),
+                 kStateTolerance);
+    report.reals("actuator_force", to_vector(data.actuator_force),
+                 reals_of(rd->actuator_force, ref->nu), kStateTolerance);
+    report.reals("qacc_smooth", to_vector(data.qacc_smooth), reals_of(rd->qacc_smooth, nv),
+                 kStateTolerance);
+    if (HasFailure()) break;
+  }
+  report.print();
+}
+
+TEST_P(SmoothDynamics, TrajectoriesMatchMuJoCoForEachIntegrator) {
+  const std::string path = GetParam();
+  for (Integrator integrator : {Integrator::kEuler, Integrator::kRk4, Integrator::kImplicit}) {
+    MjModelPtr ref = load_reference(path);
+    ASSERT_TRUE(ref);
+    Model model = load_model(path);
+    disable_constraints(model, *ref);
+    model.options.integrator = integrator;
+    ref->opt.integrator = static_cast<int>(integrator);
+    MjDataPtr rd(mj_makeData(ref.get()));
+    Data data(model);
+    std::mt19937_64 rng(11);
+    set_random_state(model, data, *ref, *rd, rng);
+    const char* names[] = {"Euler", "RK4", "implicit"};
+    FieldReport report(model_test_name(path) + " " + names[static_cast<int>(integrator)]);
+    for (int k = 0; k < kSteps; ++k) {
+      step(model, data);
+      mj_step(ref.get(), rd.get());
+    }
+    report.reals("qpos after 200 steps", to_vector(data.qpos), reals_of(rd->qpos, ref->nq),
+                 kTrajectoryTolerance);
+    report.reals("qvel after 200 steps", to_vector(data.qvel), reals_of(rd->qvel, ref->nv),
+                 kTrajectoryTolerance);
+    report.print();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, SmoothDynamics, ::testing::ValuesIn(conformance_models()),
+                         [](const auto& info) { return model_test_name(info.param); });
+
+}  // namespace
+}  // namespace pliant::conformance
