@@ -1,16 +1,353 @@
 #include "engine/actuation.h"
 
-namespace pliant {
+#include <algorithm>
+#include <cmath>
 
-void transmission(const Model&, Data& data) {
-  data.actuator_length.setZero();
-  data.actuator_moment.setZero();
+#include "engine/dynamics.h"
+#include "engine/forward.h"
+#include "engine/kinematics.h"
+#include "engine/spatial.h"
+
+namespace pliant {
+namespace {
+
+// Guard against division by (near) zero parameters, as MuJoCo's mjMINVAL.
+constexpr double kMinValue = 1e-15;
+
+// Rotation vector (axis times angle, angle in (-pi, pi]) of a quaternion
+// that need not be unit: angle = 2 atan2(|v|, w), axis = v / |v|.
+Vector3d rotation_vector(const Quaterniond& q) {
+  const Vector3d v = q.vec();
+  const double s = v.norm();
+  if (s < kMinValue) return Vector3d::Zero();
+  double angle = 2 * std::atan2(s, q.w());
+  if (angle > M_PI) angle -= 2 * M_PI;
+  return v * (angle / s);
 }
 
-void actuation(const Model&, Data& data) {
-  data.actuator_force.setZero();
-  data.qfrc_actuator.setZero();
-  data.act_dot.setZero();
+Quaterniond quaternion_at(const VectorXd& qpos, int adr) {
+  return Quaterniond(qpos[adr], qpos[adr + 1], qpos[adr + 2], qpos[adr + 3]);
+}
+
+// actuator_moment(row, :) += Jp^T force + Jr^T torque for a world point on
+// `body`: column k of Jp is linear(cdof_k) + angular(cdof_k) x (point -
+// subtree_com[root]), column k of Jr is angular(cdof_k).
+void add_wrench_moment(const Model& m, Data& d, int row, int body, const Vector3d& point,
+                       const Vector3d& force, const Vector3d& torque) {
+  const Vector3d offset = point - d.subtree_com[m.bodies.root[body]];
+  for (int k = last_dof_of_chain(m, body); k >= 0; k = m.dofs.parent[k]) {
+    const Vector3d w = angular(d.cdof[k]);
+    d.actuator_moment(row, k) += force.dot(linear(d.cdof[k]) + w.cross(offset)) + torque.dot(w);
+  }
+}
+
+// Joint transmissions. Hinge and slide: length = gear[0] q, moment =
+// gear[0] at the dof. Ball: length = gear[0:3] . r(q) with r the rotation
+// vector of the joint quaternion, moment = gear[0:3] on the three dofs
+// (body-frame axes). Free: the same with gear[0:3] on the position and the
+// translational dofs and gear[3:6] on the rotation. Joint-in-parent gives
+// the rotational gear in the parent frame, so the moment takes it into the
+// child frame first: R(q)^T gear.
+void joint_transmission(const Model& m, Data& d, int i, bool in_parent) {
+  const Actuators& a = m.actuators;
+  const int joint = a.trn_id[i][0];
+  const auto& gear = a.gear[i];
+  const int qadr = m.joints.qpos_adr[joint], dof = m.joints.dof_adr[joint];
+  switch (m.joints.type[joint]) {
+    case JointType::kHinge:
+    case JointType::kSlide:
+      d.actuator_length[i] = gear[0] * d.qpos[qadr];
+      d.actuator_moment(i, dof) = gear[0];
+      break;
+    case JointType::kBall:
+    case JointType::kFree: {
+      const bool free = m.joints.type[joint] == JointType::kFree;
+      const int rot = free ? 3 : 0;  // offset of the rotational part in qpos and dofs
+      double length = 0;
+      if (free) {
+        for (int k = 0; k < 3; ++k) {
+          length += gear[k] * d.qpos[qadr + k];
+          d.actuator_moment(i, dof + k) = gear[k];
+        }
+      }
+      const Quaterniond q = quaternion_at(d.qpos, qadr + rot);
+      const Vector3d g(gear[rot], gear[rot + 1], gear[rot + 2]);
+      length += g.dot(rotation_vector(q));
+      const Vector3d moment = in_parent ? Vector3d(q.normalized().conjugate() * g) : g;
+      for (int k = 0; k < 3; ++k) d.actuator_moment(i, dof + rot + k) = moment[k];
+      d.actuator_length[i] = length;
+      break;
+    }
+  }
+}
+
+// Slider-crank (MuJoCo docs, "slidersite"): with a the slider site's z axis,
+// v = crank site - slider site and r the crank length,
+//   length = a.v - sqrt((a.v)^2 - v.v + r^2)
+// (just a.v when the square root's argument is not positive: the rod is too
+// short to reach). Its gradient: dl/dv = a - ((a.v) a - v)/sqrt(.),
+// dl/da = v - (a.v) v / sqrt(.); v moves with Jp(crank) - Jp(slider), a
+// turns with the slider body: da = w x a, so dl/da . da = w . (a x dl/da).
+// Length and moment scale by gear[0].
+void slider_crank_transmission(const Model& m, Data& d, int i) {
+  const Actuators& a = m.actuators;
+  const int crank = a.trn_id[i][0], slider = a.trn_id[i][1];
+  const double gear = a.gear[i][0], r = a.crank_length[i];
+  const Vector3d axis = d.site_xmat[slider].col(2);
+  const Vector3d v = d.site_xpos[crank] - d.site_xpos[slider];
+  const double av = axis.dot(v);
+  const double det = av * av + r * r - v.dot(v);
+  double length;
+  Vector3d dl_dv, dl_da;
+  if (det <= 0) {
+    length = av;
+    dl_dv = axis;
+    dl_da = v;
+  } else {
+    const double root = std::sqrt(det);
+    length = av - root;
+    dl_dv = axis - (av * axis - v) / root;
+    dl_da = v - (av / root) * v;
+  }
+  d.actuator_length[i] = gear * length;
+  const int crank_body = m.sites.body[crank], slider_body = m.sites.body[slider];
+  add_wrench_moment(m, d, i, crank_body, d.site_xpos[crank], gear * dl_dv, Vector3d::Zero());
+  add_wrench_moment(m, d, i, slider_body, d.site_xpos[slider], -gear * dl_dv,
+                    gear * axis.cross(dl_da));
+}
+
+// Muscle curves (MuJoCo docs, "Muscles"), on normalised length L and
+// velocity V. Active force-length: a bump that is 0 outside [lmin, lmax] and
+// 1 at L = 1, made of four quadratic pieces meeting at a = (lmin + 1)/2 and
+// b = (1 + lmax)/2.
+double muscle_active_length(double L, double lmin, double lmax) {
+  if (L < lmin || L > lmax) return 0;
+  const double a = 0.5 * (lmin + 1), b = 0.5 * (1 + lmax);
+  if (L <= a) {
+    const double x = (L - lmin) / std::max(kMinValue, a - lmin);
+    return 0.5 * x * x;
+  }
+  if (L <= 1) {
+    const double x = (1 - L) / std::max(kMinValue, 1 - a);
+    return 1 - 0.5 * x * x;
+  }
+  if (L <= b) {
+    const double x = (L - 1) / std::max(kMinValue, b - 1);
+    return 1 - 0.5 * x * x;
+  }
+  const double x = (lmax - L) / std::max(kMinValue, lmax - b);
+  return 0.5 * x * x;
+}
+
+// Force-velocity: 0 at V <= -1 (shortening at vmax), (V + 1)^2 up to V = 0,
+// then rising to fvmax at V = fvmax - 1 as fvmax - (y - V)^2 / y, y = fvmax - 1.
+double muscle_velocity(double V, double fvmax) {
+  const double y = fvmax - 1;
+  if (V <= -1) return 0;
+  if (V <= 0) return (V + 1) * (V + 1);
+  if (V <= y) return fvmax - (y - V) * (y - V) / std::max(kMinValue, y);
+  return fvmax;
+}
+
+// Passive force-length: 0 up to L = 1, then fpmax * 0.5 x^2 with
+// x = (L - 1)/(b - 1) up to b = (1 + lmax)/2, then continuing linearly with
+// the same slope, fpmax (0.5 + x) with x = (L - b)/(b - 1). (Later MuJoCo
+// documents a cubic-then-linear curve; this is the 2.2.2 curve.)
+double muscle_passive(double L, double lmax, double fpmax) {
+  const double b = 0.5 * (1 + lmax);
+  if (L <= 1) return 0;
+  if (L <= b) {
+    const double x = (L - 1) / std::max(kMinValue, b - 1);
+    return fpmax * 0.5 * x * x;
+  }
+  const double x = (L - b) / std::max(kMinValue, b - 1);
+  return fpmax * (0.5 + x);
+}
+
+// The muscle parameter block shared by gainprm and biasprm.
+struct MuscleParams {
+  double range0, range1, force, scale, lmin, lmax, vmax, fpmax, fvmax;
+  explicit MuscleParams(const std::array<double, 10>& p)
+      : range0(p[0]),
+        range1(p[1]),
+        force(p[2]),
+        scale(p[3]),
+        lmin(p[4]),
+        lmax(p[5]),
+        vmax(p[6]),
+        fpmax(p[7]),
+        fvmax(p[8]) {}
+};
+
+// Normalisation: L0 = (lengthrange[1] - lengthrange[0]) / (range[1] -
+// range[0]) is the optimal length; L = range[0] + (length - lengthrange[0])
+// / L0; V = velocity / (L0 vmax). Peak force F0 = force, or scale / acc0
+// when force < 0.
+struct MuscleState {
+  double L, V, F0;
+};
+
+MuscleState muscle_state(const Model& m, int i, const MuscleParams& p, double length,
+                         double velocity) {
+  const Vector2d& lr = m.actuators.length_range[i];
+  const double L0 = (lr[1] - lr[0]) / std::max(kMinValue, p.range1 - p.range0);
+  MuscleState s;
+  s.L = p.range0 + (length - lr[0]) / std::max(kMinValue, L0);
+  s.V = velocity / std::max(kMinValue, L0 * p.vmax);
+  s.F0 = p.force < 0 ? p.scale / std::max(kMinValue, m.actuators.acc0[i]) : p.force;
+  return s;
+}
+
+// Muscle activation dynamics: with c = clamp(ctrl, 0, 1) and
+// a' = clamp(act, 0, 1), act_dot = (c - act) / tau, where tau =
+// tau_act (0.5 + 1.5 a') when c > act and tau_deact / (0.5 + 1.5 a')
+// otherwise (dynprm[0:2] = tau_act, tau_deact).
+double muscle_activation_rate(double ctrl, double act, const std::array<double, 10>& prm) {
+  const double c = std::clamp(ctrl, 0.0, 1.0);
+  const double a = std::clamp(act, 0.0, 1.0);
+  const double tau = c - act > 0 ? prm[0] * (0.5 + 1.5 * a) : prm[1] / (0.5 + 1.5 * a);
+  return (c - act) / std::max(kMinValue, tau);
+}
+
+}  // namespace
+
+void transmission(const Model& m, Data& d) {
+  d.actuator_length.setZero();
+  d.actuator_moment.setZero();
+  const Actuators& a = m.actuators;
+  for (int i = 0; i < m.nu; ++i) {
+    switch (a.trn_type[i]) {
+      case TransmissionType::kJoint:
+      case TransmissionType::kJointInParent:
+        joint_transmission(m, d, i, a.trn_type[i] == TransmissionType::kJointInParent);
+        break;
+      case TransmissionType::kTendon: {
+        // length = gear[0] L_tendon, moment = gear[0] J_tendon.
+        const int tendon = a.trn_id[i][0];
+        d.actuator_length[i] = a.gear[i][0] * d.ten_length[tendon];
+        d.actuator_moment.row(i) = a.gear[i][0] * d.ten_J.row(tendon);
+        break;
+      }
+      case TransmissionType::kSite: {
+        // A wrench gear[0:3] (force), gear[3:6] (torque) in the site frame,
+        // applied at the site: moment = Jp^T R f + Jr^T R t. No length.
+        const int site = a.trn_id[i][0];
+        const auto& g = a.gear[i];
+        const Matrix3d& rot = d.site_xmat[site];
+        add_wrench_moment(m, d, i, m.sites.body[site], d.site_xpos[site],
+                          rot * Vector3d(g[0], g[1], g[2]), rot * Vector3d(g[3], g[4], g[5]));
+        break;
+      }
+      case TransmissionType::kSliderCrank:
+        slider_crank_transmission(m, d, i);
+        break;
+    }
+  }
+}
+
+void actuation(const Model& m, Data& d) {
+  const Actuators& a = m.actuators;
+  // actuator_velocity = moment qvel: the rate of change of actuator_length.
+  d.actuator_velocity.noalias() = d.actuator_moment * d.qvel;
+  d.actuator_force.setZero();
+  d.qfrc_actuator.setZero();
+  d.act_dot.setZero();
+  if (!m.options.flags.actuation) return;
+
+  // Controls outside ctrlrange are clamped in place (clampctrl flag).
+  if (m.options.flags.clampctrl) {
+    for (int i = 0; i < m.nu; ++i) {
+      if (a.ctrl_limited[i])
+        d.ctrl[i] = std::clamp(d.ctrl[i], a.ctrl_range[i][0], a.ctrl_range[i][1]);
+    }
+  }
+
+  int act_adr = 0;  // activations belong, in order, to the actuators with dynamics
+  for (int i = 0; i < m.nu; ++i) {
+    const double length = d.actuator_length[i], velocity = d.actuator_velocity[i];
+    const double ctrl = d.ctrl[i];
+    // Activation dynamics: integrator act_dot = ctrl; filter
+    // act_dot = (ctrl - act) / tau; muscle as above. The force is driven by
+    // act when the actuator has dynamics, by ctrl otherwise.
+    double input = ctrl;
+    if (a.dyn_type[i] != DynamicsType::kNone) {
+      const double act = d.act[act_adr];
+      switch (a.dyn_type[i]) {
+        case DynamicsType::kIntegrator:
+          d.act_dot[act_adr] = ctrl;
+          break;
+        case DynamicsType::kFilter:
+          d.act_dot[act_adr] = (ctrl - act) / std::max(kMinValue, a.dynprm[i][0]);
+          break;
+        case DynamicsType::kMuscle:
+          d.act_dot[act_adr] = muscle_activation_rate(ctrl, act, a.dynprm[i]);
+          break;
+        case DynamicsType::kNone:
+          break;
+      }
+      input = act;
+      ++act_adr;
+    }
+
+    // Gain: fixed gainprm[0]; affine gainprm[0] + gainprm[1] length +
+    // gainprm[2] velocity; muscle -F0 FL(L) FV(V).
+    const auto& gp = a.gainprm[i];
+    double gain = 0;
+    switch (a.gain_type[i]) {
+      case GainType::kFixed:
+        gain = gp[0];
+        break;
+      case GainType::kAffine:
+        gain = gp[0] + gp[1] * length + gp[2] * velocity;
+        break;
+      case GainType::kMuscle: {
+        const MuscleParams p(gp);
+        const MuscleState s = muscle_state(m, i, p, length, velocity);
+        gain = -s.F0 * muscle_active_length(s.L, p.lmin, p.lmax) * muscle_velocity(s.V, p.fvmax);
+        break;
+      }
+    }
+    // Bias: none; affine biasprm[0] + biasprm[1] length + biasprm[2]
+    // velocity; muscle -F0 FP(L).
+    const auto& bp = a.biasprm[i];
+    double bias = 0;
+    switch (a.bias_type[i]) {
+      case BiasType::kNone:
+        break;
+      case BiasType::kAffine:
+        bias = bp[0] + bp[1] * length + bp[2] * velocity;
+        break;
+      case BiasType::kMuscle: {
+        const MuscleParams p(bp);
+        const MuscleState s = muscle_state(m, i, p, length, velocity);
+        bias = -s.F0 * muscle_passive(s.L, p.lmax, p.fpmax);
+        break;
+      }
+    }
+
+    double force = gain * input + bias;
+    if (a.force_limited[i]) force = std::clamp(force, a.force_range[i][0], a.force_range[i][1]);
+    d.actuator_force[i] = force;
+  }
+  // Generalized force: qfrc_actuator = moment^T force.
+  d.qfrc_actuator.noalias() = d.actuator_moment.transpose() * d.actuator_force;
+}
+
+void compute_actuator_constants(Model& m) {
+  Actuators& a = m.actuators;
+  a.acc0.assign(m.nu, 0);
+  if (a.length_range.size() != static_cast<size_t>(m.nu))
+    a.length_range.assign(m.nu, Vector2d::Zero());
+  if (m.nu == 0) return;
+  Data d(m);
+  forward_position(m, d);
+  // acc0 = |M^-1 moment^T| at qpos0.
+  VectorXd column(m.nv);
+  for (int i = 0; i < m.nu; ++i) {
+    column = d.actuator_moment.row(i).transpose();
+    solve_mass(m, d, column.data());
+    a.acc0[i] = column.norm();
+  }
 }
 
 }  // namespace pliant

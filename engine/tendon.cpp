@@ -1,5 +1,6 @@
 #include "engine/tendon.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "engine/kinematics.h"
@@ -62,8 +63,8 @@ Vector2d tangent_point(const Vector2d& p, double r, double sign) {
 }
 
 struct CircleWrap {
-  Vector2d t0, t1;     // where the path touches the circle, from p0's side and from p1's
-  double angle = 0;    // rad, arc swept from t0 to t1
+  Vector2d t0, t1;   // where the path touches the circle, from p0's side and from p1's
+  double angle = 0;  // rad, arc swept from t0 to t1
 };
 
 // The shortest path from p0 to p1 around a circle of radius r centred at the

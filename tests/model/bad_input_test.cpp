@@ -1,19 +1,279 @@
+// Bad model files: each must make the loader raise LoadError (never crash,
+// never throw anything else, never return a model) pointing at the file and
+// line of the mistake, with a message that says what is wrong and, where the
+// choice is closed, what is accepted.
+
 #include <gtest/gtest.h>
 
-#include "model/loader.h"
+#include <algorithm>
+#include <cctype>
+#include <exception>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/load.h"
 
 namespace pliant {
 namespace {
 
+namespace fs = std::filesystem;
+
+const std::string kBadDir = PLIANT_TEST_DATA "/bad/";
+
+struct BadFile {
+  std::string file;                // under tests/data/bad
+  int line;                        // 0 when the error concerns the whole file
+  std::vector<std::string> words;  // each must appear in the message
+  std::string error_file = "";     // the file the error names, when not `file` (includes)
+};
+
+// Every top-level file in tests/data/bad must be listed here (see
+// EveryBadFileIsListed); files in bad/include and bad/mesh are helpers.
+const std::vector<BadFile>& bad_files() {
+  static const std::vector<BadFile> files = {
+      // Not XML, or not MJCF at the root.
+      {"malformed_xml.xml", 5, {"malformed XML"}},
+      {"not_xml.xml", 0, {"<mujoco>"}},
+      {"empty.xml", 0, {"empty", "<mujoco>"}},
+      {"wrong_root.xml", 2, {"the root element must be <mujoco>", "<robot>"}},
+      {"duplicate_attribute.xml", 3, {"'size'"}},
+      {"deep_nesting.xml", 100, {"nest"}},
+      // Unknown elements and attributes list what is accepted.
+      {"unknown_top_level.xml",
+       3,
+       {"unknown element <worlbody> in <mujoco>", "accepted:", "worldbody"}},
+      {"unknown_body_child.xml", 5, {"unknown element <geometry> in <body>", "accepted:", "geom"}},
+      {"unknown_attribute.xml", 3, {"unknown attribute 'colour' on <geom>", "accepted:", "rgba"}},
+      {"worldbody_attribute.xml", 2, {"unknown attribute 'name' on <worldbody>", "accepted: none"}},
+      {"unsupported_actuator.xml",
+       9,
+       {"unknown element <servo> in <actuator>", "accepted:", "motor"}},
+      {"unsupported_composite.xml", 4, {"<composite> is not supported"}},
+      {"joint_in_worldbody.xml", 3, {"<joint> cannot be in <worldbody>", "inside a <body>"}},
+      // Wrong number of values.
+      {"pos_arity.xml", 3, {"attribute 'pos' of <body> has 2 values; expected 3"}},
+      {"quat_arity.xml", 3, {"attribute 'quat' of <geom> has 3 values; expected 4"}},
+      {"size_arity.xml", 5, {"attribute 'size' of <geom> has 4 values; expected 1 to 3"}},
+      {"empty_size.xml", 3, {"attribute 'size' of <geom> has 0 values; expected 1 to 3"}},
+      {"keyframe_qpos_length.xml", 9, {"'qpos' of <key> has 3 values; the model needs 1"}},
+      // Numbers that do not parse or are not finite.
+      {"bad_number.xml", 5, {"'size' of <geom> has '0.1abc'", "not a list of finite numbers"}},
+      {"comma_separated.xml", 3, {"'pos' of <body> has '1,2,3'", "not a list of finite numbers"}},
+      {"nan_number.xml", 3, {"'pos' of <body> has '0 nan 0'", "not a list of finite numbers"}},
+      {"inf_number.xml", 5, {"'mass' of <geom> has 'inf'", "not a list of finite numbers"}},
+      {"number_overflow.xml", 2, {"'timestep' of <option> has '1e999'", "finite numbers"}},
+      {"bad_integer.xml", 3, {"'contype' of <geom>", "whole numbers"}},
+      // Keywords and booleans list the accepted words.
+      {"bad_enum.xml",
+       4,
+       {"attribute 'type' of <joint> is 'hinged'", "accepted: free, ball, slide, hinge"}},
+      {"bad_bool.xml", 3, {"attribute 'mocap' of <body> is 'yes'", "accepted: false, true"}},
+      {"bad_option_keyword.xml",
+       2,
+       {"attribute 'integrator' of <option> is 'rk4'",
+        "accepted: Euler, RK4, implicit, implicitfast"}},
+      {"bad_condim.xml", 3, {"attribute 'condim' of <geom> is 2", "accepted: 1, 3, 4, 6"}},
+      // Orientation.
+      {"two_orientations.xml",
+       5,
+       {"more than one orientation", "quat, axisangle, euler, xyaxes, zaxis"}},
+      {"zero_quat.xml", 3, {"'quat' must not be zero"}},
+      {"zero_joint_axis.xml", 4, {"'axis' of <joint> must not be zero"}},
+      {"fromto_sphere.xml", 5, {"'fromto' works with capsule, cylinder, box and ellipsoid only"}},
+      // Sizes and masses.
+      {"negative_size.xml", 5, {"'size' of <geom> must not be negative"}},
+      {"zero_box_size.xml", 5, {"box geom needs 3 positive size values", "size[1] is 0"}},
+      {"negative_mass.xml", 5, {"'mass' of <geom> must not be negative"}},
+      {"negative_inertial_mass.xml", 5, {"'mass' of <inertial> must not be negative"}},
+      {"zero_mass_body.xml", 3, {"body 'massless' moves", "no mass", "<inertial>"}},
+      {"zero_geom_mass.xml", 3, {"body 'ghost' moves", "no mass"}},
+      {"inertial_missing_mass.xml", 5, {"<inertial> needs 'mass'"}},
+      {"two_inertials.xml", 6, {"only one <inertial>"}},
+      {"zero_timestep.xml", 2, {"'timestep' of <option> must be positive"}},
+      // Names and references.
+      {"duplicate_body_name.xml", 7, {"repeated body name 'arm'", "unique"}},
+      {"duplicate_joint_name.xml", 7, {"repeated joint name 'j'", "unique"}},
+      {"unknown_class.xml", 8, {"unknown default class 'big'", "<default class=\"big\">"}},
+      {"unknown_childclass.xml", 8, {"unknown default class 'limb'", "childclass"}},
+      {"nested_default_without_class.xml", 4, {"nested <default> needs a class attribute"}},
+      {"default_class_twice.xml", 6, {"default class 'arm' is defined twice"}},
+      {"actuator_unknown_joint.xml", 9, {"unknown joint 'wrist'"}},
+      {"tendon_unknown_joint.xml", 11, {"unknown joint 'wrist'"}},
+      {"tendon_unknown_site.xml", 12, {"unknown site 'hook'"}},
+      {"equality_unknown_body.xml", 9, {"unknown body 'frame'"}},
+      {"exclude_unknown_body.xml", 9, {"unknown body 'lower'"}},
+      {"sensor_unknown_joint.xml", 9, {"unknown joint 'knee'"}},
+      {"unknown_mesh_reference.xml", 8, {"unknown mesh 'cube'"}},
+      {"mesh_attribute_without_type.xml", 6, {"attribute 'mesh' needs type=\"mesh\""}},
+      // Joints, mocap bodies, limits.
+      {"nested_free_joint.xml",
+       7,
+       {"free joint can only be used in a body that is a child of "
+        "the world"}},
+      {"mocap_with_joint.xml", 3, {"mocap body cannot have joints"}},
+      {"nested_mocap.xml", 5, {"mocap body must be a child of the world body"}},
+      {"range_without_limited.xml",
+       4,
+       {"has 'range' but not 'limited'", "limited=\"true\"", "autolimits=\"true\""}},
+      {"range_inverted.xml", 4, {"limited joint needs range[0] < range[1]"}},
+      {"ctrlrange_without_limited.xml", 9, {"has 'ctrlrange' but not 'ctrllimited'"}},
+      // Actuators and tendons.
+      {"actuator_without_target.xml",
+       9,
+       {"exactly one transmission target", "joint, jointinparent, tendon, site"}},
+      {"actuator_two_targets.xml", 10, {"exactly one transmission target"}},
+      {"tendon_empty.xml", 9, {"tendon needs at least one path element"}},
+      // Meshes.
+      {"missing_mesh_file.xml", 3, {"cannot open mesh file", "does_not_exist.stl"}},
+      {"malformed_stl.xml",
+       4,
+       {"malformed_ascii.stl", "malformed vertex line", "expected 'vertex x y z'"}},
+      {"truncated_stl.xml", 3, {"truncated_binary.stl", "wrong size", "announces 2 triangles"}},
+      {"bad_obj_index.xml", 3, {"bad_index.obj", "refers to vertex 9", "valid: 1 to 4"}},
+      {"inline_mesh_bad_face.xml", 3, {"uses vertex index 7", "valid indices are 0 to 3"}},
+      {"inline_mesh_too_few_vertices.xml", 3, {"3 vertices", "at least 4"}},
+      {"inline_mesh_flat.xml", 3, {"coplanar"}},
+      // Includes: the error names the file that holds the mistake.
+      {"include_missing.xml", 3, {"cannot open included file", "not_there.xml"}},
+      {"include_cycle.xml", 3, {"include cycle", "include_cycle.xml"}, "include/cycle_back.xml"},
+      {"include_self.xml", 2, {"include cycle", "include_self.xml"}},
+      {"include_without_file.xml", 5, {"<include> needs a file attribute"}},
+      {"include_bad_element.xml",
+       4,
+       {"unknown attribute 'densty' on <geom>", "density"},
+       "include/arm_with_typo.xml"},
+      {"include_wrong_root.xml",
+       3,
+       {"the root element must be <mujoco>", "<robot>"},
+       "include/urdf_part.xml"},
+      {"include_malformed.xml", 4, {"malformed XML"}, "include/broken.xml"},
+  };
+  return files;
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  return fs::weakly_canonical(a) == fs::weakly_canonical(b);
+}
+
+std::string test_name(const testing::TestParamInfo<BadFile>& info) {
+  std::string name = fs::path(info.param.file).stem().string();
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
+}
+
+class BadInput : public testing::TestWithParam<BadFile> {};
+
+TEST_P(BadInput, RaisesLoadErrorAtTheMistake) {
+  const BadFile& bad = GetParam();
+  const std::string path = kBadDir + bad.file;
+  ASSERT_TRUE(fs::exists(path)) << path;
+  const std::string expected_file = bad.error_file.empty() ? path : kBadDir + bad.error_file;
+  try {
+    load_model(path);
+    ADD_FAILURE() << bad.file << " loaded without error";
+  } catch (const LoadError& e) {
+    EXPECT_EQ(e.line(), bad.line) << e.what();
+    EXPECT_TRUE(same_file(e.file(), expected_file))
+        << "error names '" << e.file() << "', expected '" << expected_file << "'";
+    EXPECT_FALSE(e.message().empty());
+    for (const std::string& word : bad.words) {
+      EXPECT_NE(e.message().find(word), std::string::npos)
+          << "message lacks \"" << word << "\": " << e.what();
+    }
+    EXPECT_EQ(std::string(e.what()).rfind(e.file(), 0), 0u) << e.what();
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << bad.file << " raised a non-LoadError exception: " << e.what();
+  } catch (...) {
+    ADD_FAILURE() << bad.file << " raised something that is not a std::exception";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(BadInputFiles, BadInput, testing::ValuesIn(bad_files()), test_name);
+
+TEST(BadInputTable, EveryBadFileIsListed) {
+  std::set<std::string> listed;
+  for (const BadFile& bad : bad_files()) listed.insert(bad.file);
+  EXPECT_EQ(listed.size(), bad_files().size()) << "a file is listed twice";
+  int count = 0;
+  for (const fs::directory_entry& entry : fs::directory_iterator(kBadDir)) {
+    if (!entry.is_regular_file()) continue;
+    ++count;
+    const std::string name = entry.path().filename().string();
+    EXPECT_TRUE(listed.count(name)) << name << " is in tests/data/bad but not in the table";
+  }
+  EXPECT_GE(count, 40);
+}
+
+TEST(BadInput, MissingModelFile) {
+  const std::string path = kBadDir + "does_not_exist.xml";
+  ASSERT_FALSE(fs::exists(path));
+  try {
+    load_model(path);
+    FAIL() << "expected LoadError";
+  } catch (const LoadError& e) {
+    EXPECT_EQ(e.line(), 0);
+    EXPECT_EQ(e.file(), path);
+    EXPECT_NE(e.message().find("cannot open the model file"), std::string::npos) << e.what();
+  }
+}
+
 TEST(BadInput, UnknownAttributeNamesTheAcceptedOnes) {
   try {
-    load_model_from_string("<mujoco>\n<worldbody>\n<geom size=\"1\" colour=\"red\"/>\n"
-                           "</worldbody></mujoco>");
+    load_model_from_string(
+        "<mujoco>\n<worldbody>\n<geom size=\"1\" colour=\"red\"/>\n"
+        "</worldbody></mujoco>");
     FAIL() << "expected LoadError";
   } catch (const LoadError& e) {
     EXPECT_EQ(e.line(), 3);
+    EXPECT_EQ(e.file(), "<string>");
     EXPECT_NE(e.message().find("unknown attribute 'colour'"), std::string::npos) << e.what();
     EXPECT_NE(e.message().find("accepted:"), std::string::npos) << e.what();
+  }
+}
+
+TEST(BadInput, IncludeFromAStringResolvesAgainstTheGivenDirectory) {
+  try {
+    load_model_from_string("<mujoco>\n  <include file=\"include_cycle.xml\"/>\n</mujoco>\n",
+                           kBadDir, "memory.xml");
+    FAIL() << "expected LoadError";
+  } catch (const LoadError& e) {
+    EXPECT_EQ(e.line(), 3);
+    EXPECT_TRUE(same_file(e.file(), kBadDir + "include/cycle_back.xml")) << e.what();
+    EXPECT_NE(e.message().find("include cycle"), std::string::npos) << e.what();
+  }
+}
+
+// A failed load leaves nothing behind: the same bad file fails the same way
+// again, and a good model loads right after it.
+TEST(BadInput, LoadsAGoodModelAfterAFailure) {
+  const std::string good =
+      "<mujoco model=\"pendulum\">\n"
+      "  <worldbody>\n"
+      "    <body name=\"arm\">\n"
+      "      <joint name=\"swing\" type=\"hinge\" axis=\"0 1 0\"/>\n"
+      "      <geom type=\"capsule\" fromto=\"0 0 0 0 0 -1\" size=\"0.05\"/>\n"
+      "    </body>\n"
+      "  </worldbody>\n"
+      "</mujoco>\n";
+  for (const char* file : {"include_cycle.xml", "duplicate_body_name.xml", "unknown_class.xml"}) {
+    std::string first;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      try {
+        load_model(kBadDir + file);
+        ADD_FAILURE() << file << " loaded without error";
+      } catch (const LoadError& e) {
+        if (attempt == 0) first = e.what();
+        EXPECT_EQ(e.what(), first) << "second load of " << file << " failed differently";
+      }
+    }
+    const Model model = load_model_from_string(good);
+    EXPECT_EQ(model.model_name, "pendulum");
+    EXPECT_EQ(model.bodies.count(), 2);
+    EXPECT_EQ(model.nq, 1);
   }
 }
 
