@@ -44,10 +44,10 @@ void add_wrench_moment(const Model& m, Data& d, int row, int body, const Vector3
 // Joint transmissions. Hinge and slide: length = gear[0] q, moment =
 // gear[0] at the dof. Ball: length = gear[0:3] . r(q) with r the rotation
 // vector of the joint quaternion, moment = gear[0:3] on the three dofs
-// (body-frame axes). Free: the same with gear[0:3] on the position and the
-// translational dofs and gear[3:6] on the rotation. Joint-in-parent gives
-// the rotational gear in the parent frame, so the moment takes it into the
-// child frame first: R(q)^T gear.
+// (body-frame axes). Free: moment = gear[0:3] on the translational dofs and
+// gear[3:6] on the rotational ones; its length is defined as 0 (as MuJoCo
+// 2.2.2 does). Joint-in-parent gives the rotational gear in the parent
+// frame, so the moment takes it into the child frame first: R(q)^T gear.
 void joint_transmission(const Model& m, Data& d, int i, bool in_parent) {
   const Actuators& a = m.actuators;
   const int joint = a.trn_id[i][0];
@@ -63,19 +63,14 @@ void joint_transmission(const Model& m, Data& d, int i, bool in_parent) {
     case JointType::kFree: {
       const bool free = m.joints.type[joint] == JointType::kFree;
       const int rot = free ? 3 : 0;  // offset of the rotational part in qpos and dofs
-      double length = 0;
       if (free) {
-        for (int k = 0; k < 3; ++k) {
-          length += gear[k] * d.qpos[qadr + k];
-          d.actuator_moment(i, dof + k) = gear[k];
-        }
+        for (int k = 0; k < 3; ++k) d.actuator_moment(i, dof + k) = gear[k];
       }
       const Quaterniond q = quaternion_at(d.qpos, qadr + rot);
       const Vector3d g(gear[rot], gear[rot + 1], gear[rot + 2]);
-      length += g.dot(rotation_vector(q));
+      d.actuator_length[i] = free ? 0.0 : g.dot(rotation_vector(q));
       const Vector3d moment = in_parent ? Vector3d(q.normalized().conjugate() * g) : g;
       for (int k = 0; k < 3; ++k) d.actuator_moment(i, dof + rot + k) = moment[k];
-      d.actuator_length[i] = length;
       break;
     }
   }
@@ -149,6 +144,15 @@ double muscle_velocity(double V, double fvmax) {
   return fvmax;
 }
 
+// dFV/dV, the slope of muscle_velocity.
+double muscle_velocity_slope(double V, double fvmax) {
+  const double y = fvmax - 1;
+  if (V <= -1) return 0;
+  if (V <= 0) return 2 * (V + 1);
+  if (V <= y) return 2 * (y - V) / std::max(kMinValue, y);
+  return 0;
+}
+
 // Passive force-length: 0 up to L = 1, then fpmax * 0.5 x^2 with
 // x = (L - 1)/(b - 1) up to b = (1 + lmax)/2, then continuing linearly with
 // the same slope, fpmax (0.5 + x) with x = (L - b)/(b - 1). (Later MuJoCo
@@ -211,6 +215,15 @@ double muscle_activation_rate(double ctrl, double act, const std::array<double, 
 
 }  // namespace
 
+// With the clampctrl flag, a ctrl-limited actuator sees its control clamped
+// to ctrlrange; data.ctrl itself is left as the user set it.
+double effective_ctrl(const Model& m, const Data& d, int i) {
+  const Actuators& a = m.actuators;
+  const double ctrl = d.ctrl[i];
+  if (!m.options.flags.clampctrl || !a.ctrl_limited[i]) return ctrl;
+  return std::clamp(ctrl, a.ctrl_range[i][0], a.ctrl_range[i][1]);
+}
+
 void transmission(const Model& m, Data& d) {
   d.actuator_length.setZero();
   d.actuator_moment.setZero();
@@ -254,18 +267,10 @@ void actuation(const Model& m, Data& d) {
   d.act_dot.setZero();
   if (!m.options.flags.actuation) return;
 
-  // Controls outside ctrlrange are clamped in place (clampctrl flag).
-  if (m.options.flags.clampctrl) {
-    for (int i = 0; i < m.nu; ++i) {
-      if (a.ctrl_limited[i])
-        d.ctrl[i] = std::clamp(d.ctrl[i], a.ctrl_range[i][0], a.ctrl_range[i][1]);
-    }
-  }
-
   int act_adr = 0;  // activations belong, in order, to the actuators with dynamics
   for (int i = 0; i < m.nu; ++i) {
     const double length = d.actuator_length[i], velocity = d.actuator_velocity[i];
-    const double ctrl = d.ctrl[i];
+    const double ctrl = effective_ctrl(m, d, i);
     // Activation dynamics: integrator act_dot = ctrl; filter
     // act_dot = (ctrl - act) / tau; muscle as above. The force is driven by
     // act when the actuator has dynamics, by ctrl otherwise.
@@ -333,6 +338,71 @@ void actuation(const Model& m, Data& d) {
   d.qfrc_actuator.noalias() = d.actuator_moment.transpose() * d.actuator_force;
 }
 
+// Velocity enters the force through affine gains and biases
+// (gainprm[2] input + biasprm[2]) and through the muscle force-velocity
+// curve: d(-F0 FL FV input)/dv = -F0 FL dFV/dV input / (L0 vmax).
+double actuator_velocity_slope(const Model& m, const Data& d, int i) {
+  const Actuators& a = m.actuators;
+  double input = effective_ctrl(m, d, i);
+  if (a.dyn_type[i] != DynamicsType::kNone) {
+    int act_adr = 0;
+    for (int k = 0; k < i; ++k) act_adr += a.dyn_type[k] != DynamicsType::kNone;
+    input = d.act[act_adr];
+  }
+  double slope = 0;
+  if (a.gain_type[i] == GainType::kAffine) {
+    slope += a.gainprm[i][2] * input;
+  } else if (a.gain_type[i] == GainType::kMuscle) {
+    const MuscleParams p(a.gainprm[i]);
+    const MuscleState s = muscle_state(m, i, p, d.actuator_length[i], d.actuator_velocity[i]);
+    const Vector2d& lr = a.length_range[i];
+    const double L0 = (lr[1] - lr[0]) / std::max(kMinValue, p.range1 - p.range0);
+    slope -= s.F0 * muscle_active_length(s.L, p.lmin, p.lmax) *
+             muscle_velocity_slope(s.V, p.fvmax) / std::max(kMinValue, L0 * p.vmax) * input;
+  }
+  if (a.bias_type[i] == BiasType::kAffine) slope += a.biasprm[i][2];
+  return slope;
+}
+
+namespace {
+
+// Muscles need the range of their actuator length. When the model does not
+// give `lengthrange`, Pliant estimates it by sweeping each limited hinge and
+// slide joint through its range (one at a time, the others at qpos0) and
+// taking the extremes. MuJoCo 2.2.2 finds it instead by simulating the
+// muscle pulled to each end with limits active, which Pliant does not do
+// yet; the estimate is recorded as a model warning.
+void estimate_muscle_length_ranges(Model& m, Data& d) {
+  Actuators& a = m.actuators;
+  constexpr int kSamples = 41;
+  for (int i = 0; i < m.nu; ++i) {
+    const bool muscle = a.gain_type[i] == GainType::kMuscle || a.bias_type[i] == BiasType::kMuscle;
+    if (!muscle || a.length_range[i][0] < a.length_range[i][1]) continue;
+    double low = d.actuator_length[i], high = d.actuator_length[i];
+    for (int j = 0; j < m.joints.count(); ++j) {
+      const JointType type = m.joints.type[j];
+      if (!m.joints.limited[j] || (type != JointType::kHinge && type != JointType::kSlide)) {
+        continue;
+      }
+      const int q = m.joints.qpos_adr[j];
+      for (int k = 0; k < kSamples; ++k) {
+        d.qpos = Eigen::Map<const VectorXd>(m.qpos0.data(), m.nq);
+        const Vector2d& range = m.joints.range[j];
+        d.qpos[q] = range[0] + (range[1] - range[0]) * k / (kSamples - 1);
+        forward_position(m, d);
+        low = std::min(low, d.actuator_length[i]);
+        high = std::max(high, d.actuator_length[i]);
+      }
+    }
+    a.length_range[i] = Vector2d(low, high);
+    m.warnings.push_back("actuator '" + a.name[i] + "' is a muscle without lengthrange; Pliant " +
+                         "estimated [" + std::to_string(low) + ", " + std::to_string(high) +
+                         "] from the joint ranges (give lengthrange to set it exactly)");
+  }
+}
+
+}  // namespace
+
 void compute_actuator_constants(Model& m) {
   Actuators& a = m.actuators;
   a.acc0.assign(m.nu, 0);
@@ -348,6 +418,7 @@ void compute_actuator_constants(Model& m) {
     solve_mass(m, d, column.data());
     a.acc0[i] = column.norm();
   }
+  estimate_muscle_length_ranges(m, d);
 }
 
 }  // namespace pliant

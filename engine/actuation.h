@@ -10,11 +10,23 @@ namespace pliant {
 // with gear. Needs kinematics, com_positions and tendon_kinematics.
 void transmission(const Model& model, Data& data);
 
-// actuator_velocity = moment qvel; ctrl clamping (clampctrl flag); act_dot
+// actuator_velocity = moment qvel; ctrl clamping (clampctrl flag, applied to
+// a copy: data.ctrl is not modified); act_dot
 // from the activation dynamics (none, integrator, filter, muscle); actuator
 // force = gain * (ctrl or act) + bias, clamped to forcerange; qfrc_actuator
 // = moment^T force. Respects the actuation flag.
 void actuation(const Model& model, Data& data);
+
+// The control actuator i acts on: data.ctrl[i], clamped to ctrlrange when
+// the actuator is ctrl-limited and the clampctrl flag is on (data.ctrl is
+// never modified).
+double effective_ctrl(const Model& model, const Data& data, int i);
+
+// d actuator_force[i] / d actuator_velocity[i] at the current state (after
+// actuation): affine gain and bias slopes and the muscle force-velocity
+// slope; force clamping is not differentiated. Used by the implicit
+// integrators.
+double actuator_velocity_slope(const Model& model, const Data& data, int i);
 
 // Model constants of the actuators, measured at qpos0: acc0 = |M^-1 moment^T|,
 // the acceleration of a unit actuator force (muscles with force < 0 use the

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/collision/contact.h"
+#include "engine/constraint/constraint_rows.h"
 #include "model/model.h"
 
 namespace pliant {
@@ -36,34 +38,34 @@ struct SpatialInertia {
 };
 
 enum class WarningKind : int {
-  kBadQpos = 0,     // NaN, Inf or huge value in qpos: state reset
-  kBadQvel = 1,     // ... in qvel
-  kBadQacc = 2,     // ... in qacc
-  kSolverLimit = 3, // the constraint solver stopped at its iteration limit
+  kBadQpos = 0,      // NaN, Inf or huge value in qpos: state reset
+  kBadQvel = 1,      // ... in qvel
+  kBadQacc = 2,      // ... in qacc
+  kSolverLimit = 3,  // the constraint solver stopped at its iteration limit
   kParameterClamped = 4,
   kCount = 5,
 };
 
 struct Warning {
-  int count = 0;       // how many times it happened
-  int last_step = -1;  // step of the last occurrence
-  int last_index = -1; // offending index (dof, row, ...), -1 when none
+  int count = 0;        // how many times it happened
+  int last_step = -1;   // step of the last occurrence
+  int last_index = -1;  // offending index (dof, row, ...), -1 when none
 };
 
 struct Data {
   explicit Data(const Model& model);
 
   // ---- state ----
-  double time = 0;        // s
-  VectorXd qpos;          // nq
-  VectorXd qvel;          // nv
-  VectorXd act;           // na
-  VectorXd ctrl;          // nu
-  VectorXd qacc_warmstart;  // nv
-  VectorXd qfrc_applied;  // nv, generalized force applied by the user
-  std::vector<Vector6d> xfrc_applied;  // nbody, (torque; force) at the COM in world frame
-  std::vector<Vector3d> mocap_pos;     // nmocap
-  std::vector<Quaterniond> mocap_quat; // nmocap
+  double time = 0;                      // s
+  VectorXd qpos;                        // nq
+  VectorXd qvel;                        // nv
+  VectorXd act;                         // na
+  VectorXd ctrl;                        // nu
+  VectorXd qacc_warmstart;              // nv
+  VectorXd qfrc_applied;                // nv, generalized force applied by the user
+  std::vector<Vector6d> xfrc_applied;   // nbody, (torque; force) at the COM in world frame
+  std::vector<Vector3d> mocap_pos;      // nmocap
+  std::vector<Quaterniond> mocap_quat;  // nmocap
   long step_count = 0;
 
   // ---- position stage ----
@@ -73,17 +75,20 @@ struct Data {
   std::vector<Vector3d> xanchor, xaxis;  // joint anchor and axis in world
   std::vector<Vector3d> geom_xpos, site_xpos;
   std::vector<Matrix3d> geom_xmat, site_xmat;
-  std::vector<Vector3d> subtree_com;    // m
-  std::vector<SpatialInertia> cinert;   // body inertia about subtree_com[root]
-  std::vector<Vector6d> cdof;           // nv motion axes
-  VectorXd ten_length;                  // ntendon, m
-  Eigen::MatrixXd ten_J;                // ntendon x nv
-  VectorXd actuator_length;             // nu
-  Eigen::MatrixXd actuator_moment;      // nu x nv
-  std::vector<SpatialInertia> crb;      // composite inertia of each subtree
-  VectorXd qM;      // sparse mass matrix: row i at dofs.madr[i]: M(i,i), M(i,parent), ...
-  VectorXd qLD;     // its L^T D L factor, same layout (D on the diagonal slots)
+  std::vector<Vector3d> subtree_com;   // m
+  std::vector<SpatialInertia> cinert;  // body inertia about subtree_com[root]
+  std::vector<Vector6d> cdof;          // nv motion axes
+  VectorXd ten_length;                 // ntendon, m
+  Eigen::MatrixXd ten_J;               // ntendon x nv
+  VectorXd actuator_length;            // nu
+  Eigen::MatrixXd actuator_moment;     // nu x nv
+  std::vector<SpatialInertia> crb;     // composite inertia of each subtree
+  VectorXd qM;   // sparse mass matrix: row i at dofs.madr[i]: M(i,i), M(i,parent), ...
+  VectorXd qLD;  // its L^T D L factor, same layout (D on the diagonal slots)
   VectorXd qLDiagInv;
+  std::vector<Contact> contacts;       // from collide(); capacity is kept across steps
+  CollisionScratch collision_scratch;  // working memory of collide()
+  ConstraintRows efc;                  // constraint rows (assemble_constraints)
 
   // ---- velocity stage ----
   std::vector<Vector6d> cvel;      // body velocity
@@ -114,6 +119,9 @@ struct Data {
 
   // Working memory reused across steps.
   VectorXd scratch_nv;
+  Eigen::MatrixXd jacobian_scratch;  // 6 x nv, zero between uses
+  std::vector<int> column_scratch;
+  std::vector<double> row_scratch;
 };
 
 // Records a warning of that kind at the current step.

@@ -1,31 +1,53 @@
 #include "engine/derivatives.h"
 
+#include <algorithm>
+
+#include "engine/actuation.h"
 #include "engine/dynamics.h"
 #include "engine/kinematics.h"
+#include "engine/passive.h"
 
 namespace pliant {
+namespace {
+
+// True when dof a is dof b, an ancestor or a descendant of it: the pairs
+// (a, b) where the tree-sparse mass matrix can be non-zero. Parents have
+// lower ids, so walk up from the larger id.
+bool same_chain(const Model& m, int a, int b) {
+  int high = std::max(a, b);
+  const int low = std::min(a, b);
+  while (high > low) high = m.dofs.parent[high];
+  return high == low;
+}
+
+// qderiv += scale * row^T row on the entries of the tree pattern only.
+// MuJoCo 2.2.2 stores qDeriv with the sparsity of M, so couplings between
+// dofs on different branches (a tendon across two fingers) are dropped from
+// the implicit integrator's matrix; Pliant keeps the same matrix.
+void add_outer_in_tree_pattern(const Model& m, const Eigen::Ref<const Eigen::RowVectorXd>& row,
+                               double scale, Eigen::MatrixXd& qderiv) {
+  for (int a = 0; a < m.nv; ++a) {
+    if (row[a] == 0) continue;
+    for (int b = 0; b < m.nv; ++b) {
+      if (row[b] != 0 && same_chain(m, a, b)) qderiv(a, b) += scale * row[a] * row[b];
+    }
+  }
+}
+
+}  // namespace
 
 void smooth_velocity_derivative(const Model& m, Data& d, bool include_bias,
                                 Eigen::MatrixXd& qderiv) {
   const int nv = m.nv;
   qderiv.setZero(nv, nv);
 
-  // Actuators: force = gain * input + bias with affine gain and bias
-  // depending on velocity through gainprm[2] and biasprm[2];
-  // d force / d velocity = gainprm[2] input + biasprm[2], and velocity =
-  // moment qvel, so qDeriv += moment^T (d force / d velocity) moment.
+  // Actuators: d force_i / d velocity_i (actuator_velocity_slope) with
+  // velocity_i = moment_i qvel, so qDeriv += moment^T diag(slope) moment,
+  // kept to the tree pattern (see add_outer_in_tree_pattern).
   if (m.options.flags.actuation) {
-    const Actuators& a = m.actuators;
-    int act_adr = 0;
     for (int i = 0; i < m.nu; ++i) {
-      const bool stateful = a.dyn_type[i] != DynamicsType::kNone;
-      const double input = stateful ? d.act[act_adr] : d.ctrl[i];
-      if (stateful) ++act_adr;
-      double slope = 0;
-      if (a.gain_type[i] == GainType::kAffine) slope += a.gainprm[i][2] * input;
-      if (a.bias_type[i] == BiasType::kAffine) slope += a.biasprm[i][2];
-      if (slope == 0) continue;
-      qderiv.noalias() += slope * d.actuator_moment.row(i).transpose() * d.actuator_moment.row(i);
+      const double slope = actuator_velocity_slope(m, d, i);
+      if (slope != 0) add_outer_in_tree_pattern(m, d.actuator_moment.row(i), slope, qderiv);
     }
   }
 
@@ -35,9 +57,12 @@ void smooth_velocity_derivative(const Model& m, Data& d, bool include_bias,
     for (int t = 0; t < m.tendons.count(); ++t) {
       const double b = m.tendons.damping[t];
       if (b == 0) continue;
-      qderiv.noalias() -= b * d.ten_J.row(t).transpose() * d.ten_J.row(t);
+      add_outer_in_tree_pattern(m, d.ten_J.row(t), -b, qderiv);
     }
   }
+
+  // Fluid forces (inertia-box model).
+  add_fluid_velocity_derivative(m, d, qderiv);
 
   // RNE: -dC/dqvel. C(q, v) is exactly quadratic in v at fixed q (cvel and
   // cdof_dot are linear in v; body accelerations and forces are sums of

@@ -4,6 +4,8 @@
 #include <stdexcept>
 
 #include "engine/actuation.h"
+#include "engine/collision/collision.h"
+#include "engine/constraint/assemble.h"
 #include "engine/dynamics.h"
 #include "engine/integrators.h"
 #include "engine/kinematics.h"
@@ -44,12 +46,15 @@ void forward_position(const Model& m, Data& d) {
   tendon_kinematics(m, d);
   composite_inertia(m, d);
   factor_mass(m, d);
+  collide(m, d);
+  assemble_constraints(m, d);
   transmission(m, d);
 }
 
 void forward_velocity(const Model& m, Data& d) {
   com_velocities(m, d);
   passive_forces(m, d);
+  constraint_reference(m, d);
   bias_forces(m, d);
 }
 
@@ -91,9 +96,7 @@ void step(const Model& m, Data& d) {
   ++d.step_count;
 }
 
-void reset_data(const Model& m, Data& d) {
-  d = Data(m);
-}
+void reset_data(const Model& m, Data& d) { d = Data(m); }
 
 void reset_to_keyframe(const Model& m, Data& d, int key) {
   if (key < 0 || key >= m.keyframes.count()) {

@@ -1,6 +1,7 @@
 #include "engine/integrators.h"
 
 #include <Eigen/LU>
+#include <algorithm>
 
 #include "engine/derivatives.h"
 #include "engine/dynamics.h"
@@ -9,11 +10,24 @@
 namespace pliant {
 namespace {
 
+// Activations of act-limited actuators stay inside actrange. Stateful
+// actuators come last, so activation i belongs to actuator nu - na + i.
+void clamp_activations(const Model& m, Data& d) {
+  const Actuators& a = m.actuators;
+  for (int i = 0; i < m.na; ++i) {
+    const int u = m.nu - m.na + i;
+    if (a.act_limited[u]) d.act[i] = std::clamp(d.act[i], a.act_range[u][0], a.act_range[u][1]);
+  }
+}
+
 // act += h act_dot; qvel += h qacc; qpos integrated with the new qvel; the
 // solver's answer is kept as the next warm start.
 void advance(const Model& m, Data& d, const VectorXd& qacc) {
   const double h = m.options.timestep;
-  if (m.na > 0) d.act += h * d.act_dot;
+  if (m.na > 0) {
+    d.act += h * d.act_dot;
+    clamp_activations(m, d);
+  }
   d.qacc_warmstart = d.qacc;
   d.qvel += h * qacc;
   integrate_position(m, d.qpos.data(), d.qvel.data(), h);
@@ -71,7 +85,10 @@ void integrate_rk4(const Model& m, Data& d) {
   d.qpos = qpos0;
   integrate_position(m, d.qpos.data(), vel.data(), h);
   d.qvel = qvel0 + h * acc;
-  if (m.na > 0) d.act = act0 + h * act_dot;
+  if (m.na > 0) {
+    d.act = act0 + h * act_dot;
+    clamp_activations(m, d);
+  }
   d.time = time0 + h;
   d.qacc_warmstart = warmstart;
 }

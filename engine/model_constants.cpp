@@ -1,5 +1,6 @@
 #include "engine/model_constants.h"
 
+#include "engine/actuation.h"
 #include "engine/dynamics.h"
 #include "engine/forward.h"
 #include "engine/kinematics.h"
@@ -13,7 +14,7 @@ void compute_model_constants(Model& m) {
 
   // M^-1 J^T for a 6 x nv body Jacobian, then the block traces.
   Eigen::MatrixXd jac(6, nv), minv_jt(nv, 6);
-  for (int b = 1; b < m.body_count(); ++b) {
+  for (int b = 1; b < m.body_count() && nv > 0; ++b) {
     jac.setZero();
     point_jacobian(m, d, b, d.xipos[b], jac.topRows(3), jac.bottomRows(3));
     minv_jt = jac.transpose();
@@ -65,6 +66,7 @@ void compute_model_constants(Model& m) {
   double trace = 0;
   for (int i = 0; i < nv; ++i) trace += d.qM[m.dofs.madr[i]];
   m.stat.meaninertia = nv > 0 ? trace / nv : 1;
+  compute_actuator_constants(m);
 }
 
 }  // namespace pliant

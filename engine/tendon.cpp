@@ -62,6 +62,16 @@ Vector2d tangent_point(const Vector2d& p, double r, double sign) {
   return (r * r / d2) * p + (sign * r * std::sqrt(d2 - r * r) / d2) * perp;
 }
 
+// True when the segments a0-a1 and b0-b1 properly cross: each segment's
+// endpoints lie strictly on opposite sides of the other's line.
+bool segments_cross(const Vector2d& a0, const Vector2d& a1, const Vector2d& b0,
+                    const Vector2d& b1) {
+  const Vector2d a = a1 - a0, b = b1 - b0;
+  const double s0 = cross2(a, b0 - a0), s1 = cross2(a, b1 - a0);
+  const double s2 = cross2(b, a0 - b0), s3 = cross2(b, a1 - b0);
+  return s0 * s1 < 0 && s2 * s3 < 0;
+}
+
 struct CircleWrap {
   Vector2d t0, t1;   // where the path touches the circle, from p0's side and from p1's
   double angle = 0;  // rad, arc swept from t0 to t1
@@ -75,8 +85,10 @@ struct CircleWrap {
 // centre from the segment's point nearest the centre, which forces the
 // path around that side). Of the two ways around (counter-clockwise t0 from
 // the +1 tangent of p0 and the -1 tangent of p1, or clockwise), the path
-// takes the shorter arc, or with a side point the arc whose midpoint points
-// most towards it.
+// takes the shorter arc, or with a side point the one whose chord midpoint
+// (t0 + t1) / 2 points most towards it; a way whose two straight pieces
+// cross (a loop) is taken only when both do, and then the counter-clockwise
+// one.
 bool wrap_circle(const Vector2d& p0, const Vector2d& p1, const Vector2d* side, double r,
                  CircleWrap& out) {
   const double r2 = r * r;
@@ -88,22 +100,21 @@ bool wrap_circle(const Vector2d& p0, const Vector2d& p1, const Vector2d* side, d
   const Vector2d nearest = p0 + a * dif;
   if (nearest.squaredNorm() > r2 && (side == nullptr || side->dot(nearest) >= 0)) return false;
 
+  bool best_loops = true;
   double best_score = -INFINITY;
   for (const double sense : {1.0, -1.0}) {
     CircleWrap c;
     c.t0 = tangent_point(p0, r, sense);
     c.t1 = tangent_point(p1, r, -sense);
     c.angle = sense > 0 ? ccw_angle(c.t0, c.t1) : ccw_angle(c.t1, c.t0);
-    double score;
-    if (side == nullptr) {
-      score = -c.angle;
-    } else {
-      const double half = 0.5 * sense * c.angle;
-      const Vector2d mid(std::cos(half) * c.t0.x() - std::sin(half) * c.t0.y(),
-                         std::sin(half) * c.t0.x() + std::cos(half) * c.t0.y());
-      score = mid.dot(*side);
-    }
-    if (score > best_score) {
+    // Side preference: the chord midpoint (t0 + t1) / 2 towards the side
+    // point; without one, the shorter arc. A way around whose straight
+    // pieces p0-t0 and t1-p1 cross each other (a loop around the geom)
+    // ranks last.
+    const double score = side == nullptr ? -c.angle : (c.t0 + c.t1).dot(*side);
+    const bool loops = segments_cross(p0, c.t0, p1, c.t1);
+    if ((best_loops && !loops) || (loops == best_loops && score > best_score)) {
+      best_loops = loops;
       best_score = score;
       out = c;
     }

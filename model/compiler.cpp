@@ -7,6 +7,7 @@
 #include "model/geom_inertia.h"
 #include "model/load_error.h"
 #include "model/mesh.h"
+#include "model/mesh_hull.h"
 #include "model/orientation.h"
 
 namespace pliant {
@@ -129,11 +130,21 @@ class Compiler {
     }
   }
 
+  // The id of a named object; an unknown name is an error that lists the
+  // names the model defines for that kind of object.
   int lookup(ObjectType type, const std::string& name, const SourceLocation& where,
              const char* what) const {
     const int id = m_.id(type, name);
-    if (id < 0) fail(where, std::string("unknown ") + what + " '" + name + "'");
-    return id;
+    if (id >= 0) return id;
+    std::vector<std::string> names;
+    for (const auto& [known, index] : m_.name_to_id[static_cast<int>(type)]) names.push_back(known);
+    std::sort(names.begin(), names.end());
+    std::string defined;
+    for (size_t i = 0; i < names.size() && i < 20; ++i) defined += (i ? ", " : "") + names[i];
+    if (names.size() > 20) defined += ", ...";
+    fail(where, std::string("unknown ") + what + " '" + name + "'; " +
+                    (names.empty() ? std::string("the model names no ") + what
+                                   : std::string("the model defines: ") + defined));
   }
 
   std::string asset_path(const std::string& file, const std::string& subdir) const {
@@ -213,6 +224,7 @@ class Compiler {
       t.file.push_back(path);
       add_name(ObjectType::kMesh, name, static_cast<int>(i), s.where, "mesh");
     }
+    compute_mesh_hulls(m_.meshes);
   }
 
   void compile_bodies() {
@@ -284,6 +296,9 @@ class Compiler {
       hfield = lookup(ObjectType::kHfield, s.hfield, s.where, "hfield");
       const Vector4d& h = m_.hfields.size[hfield];
       size = Vector3d(h[0], h[1], 0.5 * (h[2] + h[3]));
+      m_.warnings.push_back(
+          "geom " + std::to_string(id) + (s.name.empty() ? "" : " '" + s.name + "'") +
+          " is a height field: Pliant does not collide height fields yet, so it makes no contacts");
     }
     if (s.type == GeomType::kPlane && body != 0 && bodies_[body].spec->joints.size() > 0) {
       fail(s.where,
@@ -655,6 +670,7 @@ class Compiler {
       t.invweight0.push_back(0);
       t.name.push_back(s.name);
       add_name(ObjectType::kTendon, s.name, static_cast<int>(i), s.where, "tendon");
+      if (s.spatial) check_spatial_path(s);
       for (const TendonPathElement& e : s.path) {
         WrapType type = e.type;
         int object = -1;
@@ -695,6 +711,24 @@ class Compiler {
         t.wrap_type.push_back(type);
         t.wrap_obj.push_back(object);
         t.wrap_prm.push_back(parameter);
+      }
+    }
+  }
+
+  // A spatial path starts and ends at a site; a wrapping geom sits between
+  // two sites; a pulley starts a new branch, so it is followed by a site.
+  void check_spatial_path(const TendonSpec& s) const {
+    const auto& path = s.path;
+    auto is_site = [&](size_t k) { return k < path.size() && path[k].type == WrapType::kSite; };
+    if (!is_site(0) || !is_site(path.size() - 1)) {
+      fail(s.where, "a spatial tendon's path must start and end with a <site>");
+    }
+    for (size_t k = 1; k + 1 < path.size(); ++k) {
+      if (path[k].type == WrapType::kSphere && (!is_site(k - 1) || !is_site(k + 1))) {
+        fail(path[k].where, "a wrapping <geom> in a spatial tendon must sit between two <site>s");
+      }
+      if (path[k].type == WrapType::kPulley && (!is_site(k - 1) || !is_site(k + 1))) {
+        fail(path[k].where, "a <pulley> in a spatial tendon must sit between two <site>s");
       }
     }
   }
@@ -774,9 +808,18 @@ class Compiler {
       a.crank_length.push_back(s.cranklength);
       a.group.push_back(s.group);
       a.length0.push_back(0);
+      a.length_range.push_back(s.lengthrange);
       a.name.push_back(s.name);
       add_name(ObjectType::kActuator, s.name, static_cast<int>(i), s.where, "actuator");
-      if (s.dyntype != DynamicsType::kNone) ++m_.na;
+      // Activations are stored for the stateful actuators, which must come
+      // after all stateless ones (as in MuJoCo) so act[i] maps to a fixed one.
+      if (s.dyntype != DynamicsType::kNone) {
+        ++m_.na;
+      } else if (m_.na > 0) {
+        fail(s.where,
+             "a stateless actuator (dyntype none) must come before every actuator "
+             "with activation dynamics; move it up in <actuator>");
+      }
     }
     m_.nu = a.count();
   }
@@ -945,7 +988,11 @@ class Compiler {
       if (!s.object.empty()) {
         const ObjectType type =
             s.object_type == ObjectType::kXBody ? ObjectType::kBody : s.object_type;
-        object = lookup(type, s.object, s.where, "sensor object");
+        static const char* words[] = {
+            "object",   "body",   "body",     "joint",  "dof",     "geom",     "site",  "camera",
+            "light",    "mesh",   "skin",     "hfield", "texture", "material", "pair",  "exclude",
+            "equality", "tendon", "actuator", "sensor", "numeric", "text",     "tuple", "key"};
+        object = lookup(type, s.object, s.where, words[static_cast<int>(type)]);
       }
       t.type.push_back(s.type);
       t.obj_type.push_back(s.object_type);

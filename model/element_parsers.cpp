@@ -330,7 +330,7 @@ void parse_actuator(AttributeReader& reader, const std::string& kind, ActuatorSp
   reader.read("site", actuator.site);
   reader.read("slidersite", actuator.slidersite);
   reader.read("cranksite", actuator.cranksite);
-  reader.has("lengthrange");
+  reader.read("lengthrange", actuator.lengthrange);
   skip_user_data(reader);
 
   // The shortcut elements fix the gain, bias and dynamics structure; their

@@ -395,9 +395,11 @@ std::vector<Face> qhull_faces(const std::vector<FloatVertex>& fv, const std::str
   qhT qh_storage;
   qhT* qh = &qh_storage;
   char options[] = "qhull Qt";
-  // qhull prints its own diagnostics to stderr before reporting failure.
-  qh_zero(qh, stderr);
-  qh_init_A(qh, stdin, stdout, stderr, 0, nullptr);
+  // qhull prints its own diagnostics before reporting failure; the loader
+  // reports through LoadError only, so they go to the null device.
+  FILE* quiet = std::fopen("/dev/null", "w");
+  qh_zero(qh, quiet);
+  qh_init_A(qh, stdin, quiet, quiet, 0, nullptr);
   // qhull reports errors by longjmp back here; nothing with a destructor is
   // created between setjmp and the longjmp sources below.
   if (setjmp(qh->errexit) == 0) {
@@ -427,6 +429,7 @@ std::vector<Face> qhull_faces(const std::vector<FloatVertex>& fv, const std::str
   int curlong = 0, totlong = 0;
   qh_freeqhull(qh, !qh_ALL);
   qh_memfreeshort(qh, &curlong, &totlong);
+  if (quiet != nullptr) std::fclose(quiet);
   if (!ok || out.empty()) {
     fail(xml_file, xml_line,
          what +

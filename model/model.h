@@ -230,6 +230,13 @@ struct Meshes {
   std::vector<std::array<int, 3>> faces;  // indices local to the mesh
   std::vector<double> volume;             // m^3 (or area for shells)
   std::vector<std::string> name, file;
+  // Convex hull of each mesh (mesh geoms collide as their hull), from
+  // compute_mesh_hulls: vertices in the geom frame, and per hull vertex its
+  // neighbours along hull edges (indices local to that mesh's hull).
+  std::vector<int> hull_vert_adr, hull_vert_count;            // per mesh
+  std::vector<Vector3d> hull_vertices;                        // m
+  std::vector<int> hull_neighbour_adr, hull_neighbour_count;  // per hull vertex
+  std::vector<int> hull_neighbours;
   int count() const { return static_cast<int>(vert_adr.size()); }
 };
 
@@ -319,6 +326,12 @@ struct Actuators {
   std::vector<double> crank_length;
   std::vector<int> group;
   std::vector<double> length0;
+  // Norm of M^-1 moment^T at qpos0: the acceleration a unit actuator force
+  // gives (1/kg or 1/(kg m^2)); filled by compute_actuator_constants.
+  std::vector<double> acc0;
+  // Feasible range of actuator_length (m or rad), used by muscles to
+  // normalise their length; (0, 0) when unknown.
+  std::vector<Vector2d> length_range;
   std::vector<std::string> name;
   int count() const { return static_cast<int>(trn_type.size()); }
 };

@@ -310,7 +310,9 @@ class Parser {
     if (reader.read("childclass", body.childclass)) {
       auto it = class_ids_.find(body.childclass);
       if (it == class_ids_.end()) {
-        fail_at(node, "unknown default class '" + body.childclass + "' in 'childclass' of <body>");
+        fail_at(node, "unknown default class '" + body.childclass +
+                          "' in 'childclass' of <body>; define it with <default class=\"" +
+                          body.childclass + "\">");
       }
       childclass = it->second;
     }

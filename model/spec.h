@@ -173,6 +173,7 @@ struct ActuatorSpec {
   TriState ctrllimited = TriState::kAuto, forcelimited = TriState::kAuto,
            actlimited = TriState::kAuto;
   bool ctrlrange_given = false, forcerange_given = false, actrange_given = false;
+  Vector2d lengthrange{0, 0};  // muscle operating range of the actuator length
   Vector2d ctrlrange{0, 0}, forcerange{0, 0}, actrange{0, 0};
   std::array<double, 6> gear = {1, 0, 0, 0, 0, 0};
   double cranklength = 0;

@@ -2,6 +2,8 @@
 
 #include <tinyxml2.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -80,12 +82,77 @@ void convert_children(const tinyxml2::XMLElement& element, const std::string& fi
   }
 }
 
+// The element tinyxml2 names in its error text ("... name=geom"), or "".
+std::string element_in_error(const tinyxml2::XMLDocument& document) {
+  const std::string raw = document.ErrorStr() ? document.ErrorStr() : "";
+  const size_t at = raw.rfind("name=");
+  if (at == std::string::npos) return "";
+  size_t end = at + 5;
+  while (end < raw.size() && !std::isspace(static_cast<unsigned char>(raw[end]))) ++end;
+  return raw.substr(at + 5, end - at - 5);
+}
+
+// An attribute written twice on line `line` of `text`, or "".
+std::string repeated_attribute(const std::string& text, int line) {
+  size_t start = 0;
+  for (int i = 1; i < line && start != std::string::npos; ++i) {
+    start = text.find('\n', start);
+    if (start != std::string::npos) ++start;
+  }
+  if (start == std::string::npos) return "";
+  const std::string row = text.substr(start, text.find('\n', start) - start);
+  std::vector<std::string> names;
+  for (size_t eq = row.find('='); eq != std::string::npos; eq = row.find('=', eq + 1)) {
+    size_t end = eq;
+    while (end > 0 && std::isspace(static_cast<unsigned char>(row[end - 1]))) --end;
+    size_t begin = end;
+    while (begin > 0 &&
+           (std::isalnum(static_cast<unsigned char>(row[begin - 1])) || row[begin - 1] == '_')) {
+      --begin;
+    }
+    const std::string name = row.substr(begin, end - begin);
+    if (std::find(names.begin(), names.end(), name) != names.end()) return name;
+    names.push_back(name);
+  }
+  return "";
+}
+
+// tinyxml2's error, as a sentence saying what is wrong and what is expected.
+std::string describe_xml_error(const tinyxml2::XMLDocument& document, const std::string& text) {
+  const std::string element = element_in_error(document);
+  const std::string in = element.empty() ? "" : " <" + element + ">";
+  switch (document.ErrorID()) {
+    case tinyxml2::XML_ERROR_EMPTY_DOCUMENT:
+      return "the file is empty; an MJCF model is XML with one <mujoco> root element";
+    case tinyxml2::XML_ERROR_PARSING_TEXT:
+      return "this is not XML: an MJCF model is XML with one <mujoco> root element";
+    case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT:
+      return "malformed XML: element" + in +
+             " is not closed; end it with '/>' or a matching end tag";
+    case tinyxml2::XML_ERROR_PARSING_ATTRIBUTE: {
+      const std::string twice = repeated_attribute(text, document.ErrorLineNum());
+      if (!twice.empty()) {
+        return "malformed XML: attribute '" + twice + "' appears twice on" + in +
+               "; give each attribute once";
+      }
+      return "malformed XML: an attribute of" + in +
+             " cannot be read; write attributes as name=\"value\"";
+    }
+    case tinyxml2::XML_ELEMENT_DEPTH_EXCEEDED:
+      return "malformed XML: elements nest deeper than 100 levels, the most Pliant reads";
+    case tinyxml2::XML_ERROR_PARSING_ELEMENT:
+      return "malformed XML: element" + in + " cannot be read; check its '<', '>' and quotes";
+    default:
+      return std::string("malformed XML: ") + document.ErrorName() +
+             (element.empty() ? "" : " at <" + element + ">");
+  }
+}
+
 XmlNode read_document(const std::string& text, const std::string& file, const fs::path& directory,
                       IncludeContext& context) {
   tinyxml2::XMLDocument document;
   if (document.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
-    std::string reason = document.ErrorStr() ? document.ErrorStr() : "unknown error";
-    throw LoadError(file, document.ErrorLineNum(), "malformed XML: " + reason);
+    throw LoadError(file, document.ErrorLineNum(), describe_xml_error(document, text));
   }
   const tinyxml2::XMLElement* root = document.RootElement();
   if (root == nullptr || std::string(root->Name()) != "mujoco") {

@@ -14,10 +14,12 @@ namespace {
 // A point-like bob (tiny sphere, all mass at distance L) on a massless rod.
 Model pendulum(double length, const char* integrator) {
   const std::string xml = std::string(R"(
-    <mujoco><option timestep="0.0005" integrator=")") + integrator + R"("/>
+    <mujoco><option timestep="0.0005" integrator=")") +
+                          integrator + R"("/>
       <worldbody><body>
         <joint name="hinge" type="hinge" axis="0 1 0"/>
-        <inertial pos="0 0 -)" + std::to_string(length) + R"(" mass="1" diaginertia="1e-9 1e-9 1e-9"/>
+        <inertial pos="0 0 -)" +
+                          std::to_string(length) + R"(" mass="1" diaginertia="1e-9 1e-9 1e-9"/>
       </body></worldbody></mujoco>)";
   return load_model_from_string(xml);
 }

@@ -1,8 +1,8 @@
-#include "engine/load.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
+
+#include "engine/load.h"
 
 namespace pliant {
 namespace {
@@ -58,8 +58,9 @@ TEST(Loader, FromtoSetsCapsuleFrameAndLength) {
     </body></worldbody></mujoco>)");
   EXPECT_NEAR(m.geoms.pos[0].x(), 0.5, 1e-15);
   EXPECT_NEAR(m.geoms.size[0][1], 0.5, 1e-15);
+  // As in MuJoCo, the geom's z axis points from `to` back towards `from`.
   const Vector3d z = m.geoms.quat[0] * Vector3d::UnitZ();
-  EXPECT_NEAR(z.x(), 1.0, 1e-15);
+  EXPECT_NEAR(z.x(), -1.0, 1e-15);
 }
 
 TEST(Loader, FreeJointQpos0IsBodyPose) {

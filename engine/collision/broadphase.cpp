@@ -1,0 +1,153 @@
+#include "engine/collision/broadphase.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pliant::collision {
+namespace {
+
+double geom_margin(const Model& m, int g) {
+  return m.options.flags.override_contacts ? m.options.o_margin : m.geoms.margin[g];
+}
+
+// Bodies on one weld body never collide; nor does a weld body with the weld
+// body of its parent, when the parent filter is on and neither is the world.
+bool filtered_by_welds(const Model& m, const CollisionScratch& s, int b1, int b2) {
+  const int w1 = m.bodies.weld[b1], w2 = m.bodies.weld[b2];
+  if (w1 == w2) return true;
+  if (m.options.flags.filterparent && w1 != 0 && w2 != 0 &&
+      (w1 == s.weld_parent[b2] || s.weld_parent[b1] == w2)) {
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void prepare_collision_tables(const Model& m, CollisionScratch& s) {
+  if (s.model == &m && s.geom_count == m.geoms.count() && s.body_count == m.body_count() &&
+      s.pair_count == m.pairs.count() && s.exclude_count == m.excludes.count()) {
+    return;
+  }
+  const int nbody = m.body_count();
+  const Geoms& g = m.geoms;
+  s.body_geom_adr.assign(nbody, 0);
+  s.body_geom_count.assign(nbody, 0);
+  s.body_geoms.clear();
+  s.body_global.assign(nbody, 0);
+  s.weld_parent.assign(nbody, 0);
+  s.sap_bodies.clear();
+  for (int b = 0; b < nbody; ++b) {
+    s.body_geom_adr[b] = static_cast<int>(s.body_geoms.size());
+    const int first = m.bodies.geom_adr[b];
+    for (int k = first; k < first + m.bodies.geom_count[b]; ++k) {
+      // Height fields make no contacts yet; geoms with neither bit never collide.
+      if (g.type[k] == GeomType::kHfield) continue;
+      if (g.contype[k] == 0 && g.conaffinity[k] == 0) continue;
+      s.body_geoms.push_back(k);
+      if (g.type[k] == GeomType::kPlane) s.body_global[b] = 1;
+    }
+    s.body_geom_count[b] = static_cast<int>(s.body_geoms.size()) - s.body_geom_adr[b];
+    // The world, and static bodies with a plane (unbounded), pair with every body.
+    if (b == 0 && s.body_geom_count[b] > 0) s.body_global[b] = 1;
+    const int weld = m.bodies.weld[b];
+    s.weld_parent[b] = m.bodies.weld[m.bodies.parent[weld]];
+    if (s.body_geom_count[b] > 0 && !s.body_global[b]) s.sap_bodies.push_back(b);
+  }
+  // Explicit pairs in signature order (stable: declaration order within a body pair).
+  const int npair = m.pairs.count();
+  s.pair_order.resize(npair);
+  for (int i = 0; i < npair; ++i) s.pair_order[i] = i;
+  auto pair_sig = [&](int i) {
+    return body_pair_signature(g.body[m.pairs.geom1[i]], g.body[m.pairs.geom2[i]]);
+  };
+  std::stable_sort(s.pair_order.begin(), s.pair_order.end(),
+                   [&](int x, int y) { return pair_sig(x) < pair_sig(y); });
+  s.pair_signature.resize(npair);
+  for (int i = 0; i < npair; ++i) s.pair_signature[i] = pair_sig(s.pair_order[i]);
+  s.exclude_signature.clear();
+  for (int i = 0; i < m.excludes.count(); ++i) {
+    s.exclude_signature.push_back(body_pair_signature(m.excludes.body1[i], m.excludes.body2[i]));
+  }
+  std::sort(s.exclude_signature.begin(), s.exclude_signature.end());
+  s.box_lo.assign(3 * static_cast<size_t>(nbody), 0);
+  s.box_hi.assign(3 * static_cast<size_t>(nbody), 0);
+  s.model = &m;
+  s.geom_count = g.count();
+  s.body_count = nbody;
+  s.pair_count = npair;
+  s.exclude_count = m.excludes.count();
+}
+
+void broadphase(const Model& m, const Data& d, CollisionScratch& s) {
+  s.body_pairs.clear();
+  const int nbody = m.body_count();
+  // Global bodies with everything that has collidable geoms.
+  for (int b1 = 0; b1 < nbody; ++b1) {
+    if (!s.body_global[b1]) continue;
+    for (int b2 = 0; b2 < nbody; ++b2) {
+      if (b2 == b1 || s.body_geom_count[b2] == 0) continue;
+      if (s.body_global[b2] && b2 < b1) continue;  // counted from the other side
+      if (filtered_by_welds(m, s, b1, b2)) continue;
+      s.body_pairs.push_back(body_pair_signature(b1, b2));
+    }
+  }
+  // Bounding boxes of the other bodies.
+  const int nsap = static_cast<int>(s.sap_bodies.size());
+  Vector3d mean(0, 0, 0), mean_sq(0, 0, 0);
+  for (int b : s.sap_bodies) {
+    double* lo = &s.box_lo[3 * b];
+    double* hi = &s.box_hi[3 * b];
+    for (int k = 0; k < 3; ++k) {
+      lo[k] = INFINITY;
+      hi[k] = -INFINITY;
+    }
+    const int adr = s.body_geom_adr[b];
+    for (int i = adr; i < adr + s.body_geom_count[b]; ++i) {
+      const int g = s.body_geoms[i];
+      const double r = m.geoms.rbound[g] + geom_margin(m, g);
+      const Vector3d& c = d.geom_xpos[g];
+      for (int k = 0; k < 3; ++k) {
+        lo[k] = std::min(lo[k], c[k] - r);
+        hi[k] = std::max(hi[k], c[k] + r);
+      }
+    }
+    for (int k = 0; k < 3; ++k) {
+      const double c = 0.5 * (lo[k] + hi[k]);
+      mean[k] += c;
+      mean_sq[k] += c * c;
+    }
+  }
+  if (nsap > 1) {
+    // Sweep along the axis of largest spread of the box centres.
+    const Vector3d variance = mean_sq - mean.cwiseProduct(mean) / nsap;
+    int axis = 0;
+    for (int k = 1; k < 3; ++k) {
+      if (variance[k] > variance[axis]) axis = k;
+    }
+    const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
+    s.order.assign(s.sap_bodies.begin(), s.sap_bodies.end());
+    std::sort(s.order.begin(), s.order.end(),
+              [&](int x, int y) { return s.box_lo[3 * x + axis] < s.box_lo[3 * y + axis]; });
+    for (int i = 0; i < nsap; ++i) {
+      const int b1 = s.order[i];
+      const double* lo1 = &s.box_lo[3 * b1];
+      const double* hi1 = &s.box_hi[3 * b1];
+      for (int j = i + 1; j < nsap; ++j) {
+        const int b2 = s.order[j];
+        const double* lo2 = &s.box_lo[3 * b2];
+        if (lo2[axis] > hi1[axis]) break;
+        const double* hi2 = &s.box_hi[3 * b2];
+        if (lo2[a1] > hi1[a1] || lo1[a1] > hi2[a1] || lo2[a2] > hi1[a2] || lo1[a2] > hi2[a2]) {
+          continue;
+        }
+        if (filtered_by_welds(m, s, b1, b2)) continue;
+        s.body_pairs.push_back(body_pair_signature(b1, b2));
+      }
+    }
+  }
+  std::sort(s.body_pairs.begin(), s.body_pairs.end());
+  s.body_pairs.erase(std::unique(s.body_pairs.begin(), s.body_pairs.end()), s.body_pairs.end());
+}
+
+}  // namespace pliant::collision

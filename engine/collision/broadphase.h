@@ -1,0 +1,29 @@
+#pragma once
+
+// Broadphase: candidate body pairs for the narrowphase (internal).
+
+#include "engine/data.h"
+
+namespace pliant::collision {
+
+// Signature of a body pair, smaller id in the high half: sorting signatures
+// sorts pairs by (body1, body2).
+inline uint64_t body_pair_signature(int b1, int b2) {
+  if (b1 > b2) std::swap(b1, b2);
+  return (static_cast<uint64_t>(b1) << 32) | static_cast<uint64_t>(b2);
+}
+
+// Builds the per-model tables of the scratch when they are not for `model`.
+void prepare_collision_tables(const Model& model, CollisionScratch& s);
+
+// Fills s.body_pairs with the signatures of the body pairs that may touch,
+// sorted and unique: every body with collidable geoms paired with each static
+// body that carries a plane (and the world), plus the pairs whose bounding
+// boxes overlap, found by sweep and prune along the world axis on which the
+// box centres spread most. Boxes hold each collidable geom's bounding sphere
+// grown by its margin. Pairs on one weld body, and a weld body with its weld
+// parent (unless one is the world, or the filterparent flag is off), are
+// dropped. Exclusions are left to the caller. O(n log n + overlaps).
+void broadphase(const Model& model, const Data& data, CollisionScratch& s);
+
+}  // namespace pliant::collision

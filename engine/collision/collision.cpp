@@ -1,0 +1,270 @@
+// The collision stage: broadphase, filters, narrowphase dispatch, parameter
+// mixing and contact frames (reference sections 4 and 7).
+//
+// Contact order, as MuJoCo 2.2.2 produces it: body pairs in increasing
+// (body1, body2) order; within a body pair, geoms of body1 (outer loop) and of
+// body2 (inner loop) in id order; within a geom pair, the order of the pair
+// function. In the default collision mode the explicit <pair>s are merged in by
+// the signature of their bodies: all pairs whose signature is not greater than
+// a body pair's come before it, and geom pairs that an explicit pair covers
+// are skipped in the dynamic loop.
+
+#include "engine/collision/collision.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/collision/broadphase.h"
+#include "engine/collision/pair.h"
+
+namespace pliant {
+namespace collision {
+
+PairFunction pair_function(GeomType type1, GeomType type2) {
+  using T = GeomType;
+  if (type1 > type2) std::swap(type1, type2);
+  if (type1 == T::kHfield || type2 == T::kHfield) return nullptr;
+  if (type1 == T::kPlane) {
+    switch (type2) {
+      case T::kSphere:
+        return plane_sphere;
+      case T::kCapsule:
+        return plane_capsule;
+      case T::kCylinder:
+        return plane_cylinder;
+      case T::kBox:
+        return plane_box;
+      case T::kEllipsoid:
+        return plane_convex;
+      case T::kMesh:
+        return plane_mesh;
+      default:
+        return nullptr;
+    }
+  }
+  if (type1 == T::kSphere) {
+    if (type2 == T::kSphere) return sphere_sphere;
+    if (type2 == T::kCapsule) return sphere_capsule;
+    if (type2 == T::kBox) return sphere_box;
+  }
+  if (type1 == T::kCapsule) {
+    if (type2 == T::kCapsule) return capsule_capsule;
+    if (type2 == T::kBox) return capsule_box;
+  }
+  if (type1 == T::kBox && type2 == T::kBox) return box_box;
+  return convex_convex;
+}
+
+namespace {
+
+constexpr double kMinFriction = 1e-5;  // MuJoCo's mjMINMU
+
+// Contact frame from the normal: rows n, t1, t2. t1 starts as (0, 1, 0), or
+// (0, 0, 1) when |n_y| >= 0.5, is made orthogonal to n and normalised; t2 = n x t1.
+Matrix3d contact_frame(Vector3d n) {
+  normalize_or_x(n);
+  Vector3d t1 = std::abs(n[1]) < 0.5 ? Vector3d(0, 1, 0) : Vector3d(0, 0, 1);
+  t1 -= n * n.dot(t1);
+  t1.normalize();
+  Matrix3d frame;
+  frame.row(0) = n;
+  frame.row(1) = t1;
+  frame.row(2) = n.cross(t1);
+  return frame;
+}
+
+GeomShape shape_of(const Model& m, const Data& d, int g) {
+  GeomShape s;
+  s.type = m.geoms.type[g];
+  s.size = m.geoms.size[g];
+  s.pos = d.geom_xpos[g];
+  s.mat = d.geom_xmat[g];
+  s.mpr_tolerance = m.options.mpr_tolerance;
+  s.mpr_iterations = m.options.mpr_iterations;
+  if (s.type == GeomType::kMesh) {
+    const Meshes& me = m.meshes;
+    const int mesh = m.geoms.data_id[g];
+    if (mesh >= 0 && mesh < static_cast<int>(me.hull_vert_adr.size())) {
+      const int adr = me.hull_vert_adr[mesh];
+      s.hull.vertices = me.hull_vertices.data() + adr;
+      s.hull.vertex_count = me.hull_vert_count[mesh];
+      s.hull.neighbour_adr = me.hull_neighbour_adr.data() + adr;
+      s.hull.neighbour_count = me.hull_neighbour_count.data() + adr;
+      s.hull.neighbours = me.hull_neighbours.data();
+    }
+  }
+  return s;
+}
+
+struct ContactParams {
+  int condim;
+  Vector5d friction;
+  SolRef solref;
+  SolImp solimp;
+  double margin, gap;
+};
+
+// Mixing of two geoms' parameters (reference section 4): the higher priority
+// wins; equal priority takes the larger condim and frictions, and averages
+// solref and solimp weighted by solmix (element-wise minimum of solref when
+// either uses the direct form).
+ContactParams mix_params(const Model& m, int g1, int g2) {
+  const Geoms& g = m.geoms;
+  ContactParams p;
+  p.margin = std::max(g.margin[g1], g.margin[g2]);
+  p.gap = std::max(g.gap[g1], g.gap[g2]);
+  Vector3d f;
+  if (g.priority[g1] != g.priority[g2]) {
+    const int w = g.priority[g1] > g.priority[g2] ? g1 : g2;
+    p.condim = g.condim[w];
+    f = g.friction[w];
+    p.solref = g.solref[w];
+    p.solimp = g.solimp[w];
+  } else {
+    p.condim = std::max(g.condim[g1], g.condim[g2]);
+    f = g.friction[g1].cwiseMax(g.friction[g2]);
+    const double s1 = g.solmix[g1], s2 = g.solmix[g2];
+    double mix;
+    if (s1 >= kMinValue && s2 >= kMinValue) {
+      mix = s1 / (s1 + s2);
+    } else if (s1 < kMinValue && s2 < kMinValue) {
+      mix = 0.5;
+    } else {
+      mix = s1 < kMinValue ? 0.0 : 1.0;
+    }
+    const SolRef& r1 = g.solref[g1];
+    const SolRef& r2 = g.solref[g2];
+    if (r1.timeconst > 0 && r2.timeconst > 0) {
+      p.solref = {mix * r1.timeconst + (1 - mix) * r2.timeconst,
+                  mix * r1.dampratio + (1 - mix) * r2.dampratio};
+    } else {
+      p.solref = {std::min(r1.timeconst, r2.timeconst), std::min(r1.dampratio, r2.dampratio)};
+    }
+    const SolImp& i1 = g.solimp[g1];
+    const SolImp& i2 = g.solimp[g2];
+    p.solimp = {mix * i1.dmin + (1 - mix) * i2.dmin, mix * i1.dmax + (1 - mix) * i2.dmax,
+                mix * i1.width + (1 - mix) * i2.width, mix * i1.midpoint + (1 - mix) * i2.midpoint,
+                mix * i1.power + (1 - mix) * i2.power};
+  }
+  p.friction << f[0], f[0], f[1], f[2], f[2];
+  return p;
+}
+
+ContactParams pair_params(const Model& m, int ipair) {
+  const Pairs& p = m.pairs;
+  return {p.condim[ipair], p.friction[ipair], p.solref[ipair],
+          p.solimp[ipair], p.margin[ipair],   p.gap[ipair]};
+}
+
+// Narrowphase of one geom pair with its parameters (ipair >= 0: explicit pair).
+void collide_geoms(const Model& m, Data& d, int g1, int g2, int ipair) {
+  if (m.geoms.type[g1] > m.geoms.type[g2]) std::swap(g1, g2);
+  const PairFunction fn = pair_function(m.geoms.type[g1], m.geoms.type[g2]);
+  if (fn == nullptr) return;
+  ContactParams p = ipair >= 0 ? pair_params(m, ipair) : mix_params(m, g1, g2);
+  if (m.options.flags.override_contacts) p.margin = m.options.o_margin;
+  // Bounding spheres (planes have none).
+  const double rb1 = m.geoms.rbound[g1], rb2 = m.geoms.rbound[g2];
+  if (rb1 > 0 && rb2 > 0 && (d.geom_xpos[g1] - d.geom_xpos[g2]).norm() > p.margin + rb1 + rb2) {
+    return;
+  }
+  RawContact raw[kMaxPairContacts];
+  const int count = fn(shape_of(m, d, g1), shape_of(m, d, g2), p.margin, raw);
+  for (int k = 0; k < count; ++k) {
+    // Never hand out non-finite contacts (degenerate input such as NaN poses).
+    if (!std::isfinite(raw[k].dist) || !raw[k].pos.allFinite() || !raw[k].normal.allFinite()) {
+      continue;
+    }
+    Contact& c = d.contacts.emplace_back();
+    c.dist = raw[k].dist;
+    c.pos = raw[k].pos;
+    c.frame = contact_frame(raw[k].normal);
+    c.includemargin = p.margin - p.gap;
+    for (int i = 0; i < 5; ++i) c.friction[i] = std::max(p.friction[i], kMinFriction);
+    c.solref = p.solref;
+    c.solimp = p.solimp;
+    c.mu = 0;
+    c.dim = p.condim;
+    c.geom1 = g1;
+    c.geom2 = g2;
+    c.efc_address = -1;
+  }
+}
+
+bool bits_match(const Model& m, int g1, int g2) {
+  const Geoms& g = m.geoms;
+  return (g.contype[g1] & g.conaffinity[g2]) || (g.contype[g2] & g.conaffinity[g1]);
+}
+
+// Whether (g1, g2) is an explicit pair among the sorted pairs [first, last).
+bool is_explicit(const Model& m, const CollisionScratch& s, int first, int last, int g1, int g2) {
+  for (int i = first; i < last; ++i) {
+    const int p = s.pair_order[i];
+    const int a = m.pairs.geom1[p], b = m.pairs.geom2[p];
+    if ((a == g1 && b == g2) || (a == g2 && b == g1)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+}  // namespace collision
+
+void collide(const Model& m, Data& d) {
+  using namespace collision;
+  d.contacts.clear();
+  const OptionFlags& flags = m.options.flags;
+  if (!flags.constraint || !flags.contact || m.body_count() < 2) return;
+  CollisionScratch& s = d.collision_scratch;
+  prepare_collision_tables(m, s);
+  const int npair = m.pairs.count();
+
+  if (m.options.collision == CollisionMode::kPair) {
+    for (int i = 0; i < npair; ++i) {
+      const int p = s.pair_order[i];
+      collide_geoms(m, d, m.pairs.geom1[p], m.pairs.geom2[p], p);
+    }
+    return;
+  }
+
+  broadphase(m, d, s);
+  const bool merge = m.options.collision == CollisionMode::kAll && npair > 0;
+  int next_pair = 0;
+  size_t next_exclude = 0;
+  const size_t nexclude = s.exclude_signature.size();
+  for (const uint64_t signature : s.body_pairs) {
+    // Explicit pairs up to this signature come first.
+    int same_first = next_pair;
+    if (merge) {
+      while (next_pair < npair && s.pair_signature[next_pair] <= signature) {
+        if (s.pair_signature[next_pair] < signature) same_first = next_pair + 1;
+        const int p = s.pair_order[next_pair++];
+        collide_geoms(m, d, m.pairs.geom1[p], m.pairs.geom2[p], p);
+      }
+    }
+    const bool merged = merge && same_first < next_pair;
+    while (next_exclude < nexclude && s.exclude_signature[next_exclude] < signature) {
+      ++next_exclude;
+    }
+    if (next_exclude < nexclude && s.exclude_signature[next_exclude] == signature) continue;
+    const int b1 = static_cast<int>(signature >> 32);
+    const int b2 = static_cast<int>(signature & 0xffffffffu);
+    const int adr1 = s.body_geom_adr[b1], adr2 = s.body_geom_adr[b2];
+    for (int i = adr1; i < adr1 + s.body_geom_count[b1]; ++i) {
+      const int g1 = s.body_geoms[i];
+      for (int j = adr2; j < adr2 + s.body_geom_count[b2]; ++j) {
+        const int g2 = s.body_geoms[j];
+        if (!bits_match(m, g1, g2)) continue;
+        if (merged && is_explicit(m, s, same_first, next_pair, g1, g2)) continue;
+        collide_geoms(m, d, g1, g2, -1);
+      }
+    }
+  }
+  if (merge) {
+    while (next_pair < npair) {
+      const int p = s.pair_order[next_pair++];
+      collide_geoms(m, d, m.pairs.geom1[p], m.pairs.geom2[p], p);
+    }
+  }
+}
+
+}  // namespace pliant

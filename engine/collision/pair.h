@@ -1,0 +1,94 @@
+#pragma once
+
+// Internal interface of the narrowphase: a geom as the pair functions see it,
+// the raw contact they produce, and one function per geom-type pair. Used by
+// collision.cpp and by the collision tests; not part of the public API.
+
+#include <Eigen/Core>
+
+#include "model/model.h"
+
+namespace pliant::collision {
+
+using Eigen::Matrix3d;
+
+// Guard against division by (near) zero, as MuJoCo's mjMINVAL.
+constexpr double kMinValue = 1e-15;
+// At most this many contacts between two geoms.
+constexpr int kMaxPairContacts = 50;
+
+// Convex hull of a mesh in the geom frame: vertices and, for each vertex, its
+// neighbours on the hull (for hill-climbing support queries).
+struct HullView {
+  const Vector3d* vertices = nullptr;
+  int vertex_count = 0;
+  const int* neighbour_adr = nullptr;    // per vertex, first entry in neighbours
+  const int* neighbour_count = nullptr;  // per vertex
+  const int* neighbours = nullptr;
+};
+
+// One geom in the world: type, size (MJCF meaning), pose.
+struct GeomShape {
+  GeomType type = GeomType::kSphere;
+  Vector3d size{0, 0, 0};
+  Vector3d pos{0, 0, 0};
+  Matrix3d mat = Matrix3d::Identity();
+  HullView hull;  // mesh geoms only
+  // Convergence of the general convex method (options.mpr_tolerance, _iterations).
+  double mpr_tolerance = 1e-6;
+  int mpr_iterations = 50;
+};
+
+// What a pair function reports: signed distance (< 0 penetration), the point
+// midway between the surfaces, and the unit normal from geom 1 to geom 2.
+struct RawContact {
+  double dist = 0;
+  Vector3d pos{0, 0, 0};
+  Vector3d normal{1, 0, 0};
+};
+
+// A pair function: shapes ordered by type (a.type <= b.type), contacts whose
+// distance exceeds `margin` are not reported. Returns the count written to out
+// (at most kMaxPairContacts).
+using PairFunction = int (*)(const GeomShape& a, const GeomShape& b, double margin,
+                             RawContact* out);
+
+// The function for a pair of geom types (type1 <= type2), or nullptr when the
+// pair never collides (plane-plane, height fields).
+PairFunction pair_function(GeomType type1, GeomType type2);
+
+// Pair families (primitive_pairs.cpp, box_pairs.cpp, convex.cpp).
+int plane_sphere(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
+int plane_capsule(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
+int plane_cylinder(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
+int plane_box(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
+int plane_convex(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
+int plane_mesh(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
+int sphere_sphere(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
+int sphere_capsule(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
+int capsule_capsule(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
+int sphere_box(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
+int capsule_box(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
+int box_box(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
+int convex_convex(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
+
+// Two spheres (centres, radii): the building block of the round pairs.
+int sphere_sphere_raw(const Vector3d& c1, double r1, const Vector3d& c2, double r2, double margin,
+                      RawContact* out);
+
+// Farthest point of a convex geom in world direction `dir` (need not be unit).
+Vector3d support_point(const GeomShape& g, const Vector3d& dir);
+
+// Normalises v in place; a vector shorter than kMinValue becomes (1, 0, 0).
+// Returns the length before normalising.
+inline double normalize_or_x(Vector3d& v) {
+  const double n = v.norm();
+  if (n < kMinValue) {
+    v = Vector3d(1, 0, 0);
+  } else {
+    v /= n;
+  }
+  return n;
+}
+
+}  // namespace pliant::collision

@@ -1,0 +1,525 @@
+#include "engine/constraint/assemble.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/kinematics.h"
+#include "engine/spatial.h"
+
+namespace pliant {
+
+void ConstraintRows::clear() {
+  type.clear();
+  id.clear();
+  pos.clear();
+  margin.clear();
+  frictionloss.clear();
+  diag_approx.clear();
+  R.clear();
+  D.clear();
+  impedance.clear();
+  vel.clear();
+  aref.clear();
+  force.clear();
+  row_nnz.clear();
+  row_adr.clear();
+  col.clear();
+  J.clear();
+}
+
+bool use_sparse_jacobian(const Model& m) {
+  switch (m.options.jacobian) {
+    case JacobianLayout::kDense:
+      return false;
+    case JacobianLayout::kSparse:
+      return true;
+    default:
+      return m.nv >= 60;
+  }
+}
+
+namespace {
+
+constexpr double kTiny = 1e-15;
+
+// Builds rows into data.efc. Jacobians are accumulated into a 6 x nv scratch
+// (translation rows 0-2, rotation rows 3-5) that is zero outside use; each
+// row then gathers the columns of the current constraint: the union of the
+// two bodies' dof chains (sparse layout) or all dofs (dense layout), so both
+// layouts compute identical values.
+class Assembler {
+ public:
+  Assembler(const Model& m, Data& d)
+      : m_(m), d_(d), efc_(d.efc), jac_(d.jacobian_scratch), columns_(d.column_scratch) {
+    efc_.clear();
+    efc_.dense = !use_sparse_jacobian(m);
+    if (jac_.cols() != m.nv) jac_.setZero(6, m.nv);
+  }
+
+  void run() {
+    const OptionFlags& f = m_.options.flags;
+    if (!f.constraint) return;
+    if (f.equality) equalities();
+    if (f.frictionloss) friction_loss();
+    if (f.limit) limits();
+    if (f.contact) contacts();
+  }
+
+ private:
+  // ---- Jacobian scratch ----
+
+  // Columns of the dofs that move b1 or b2 (ascending), or all dofs.
+  void select_columns(int b1, int b2) {
+    columns_.clear();
+    if (efc_.dense) {
+      for (int k = 0; k < m_.nv; ++k) columns_.push_back(k);
+      return;
+    }
+    // Both chains descend (a dof's parent has a smaller index): merge them.
+    int i = last_dof_of_chain(m_, b1), j = last_dof_of_chain(m_, b2);
+    while (i >= 0 || j >= 0) {
+      if (i > j) {
+        columns_.push_back(i);
+        i = m_.dofs.parent[i];
+      } else if (j > i) {
+        columns_.push_back(j);
+        j = m_.dofs.parent[j];
+      } else {
+        columns_.push_back(i);
+        i = m_.dofs.parent[i];
+        j = m_.dofs.parent[j];
+      }
+    }
+    std::reverse(columns_.begin(), columns_.end());
+  }
+
+  // jac += sign * [J_translation; J_rotation] of `point` on `body`.
+  void accumulate_jacobian(int body, const Vector3d& point, double sign) {
+    const Vector3d offset = point - d_.subtree_com[m_.bodies.root[body]];
+    for (int k = last_dof_of_chain(m_, body); k >= 0; k = m_.dofs.parent[k]) {
+      const Vector3d w = angular(d_.cdof[k]);
+      const Vector3d v = linear(d_.cdof[k]) + w.cross(offset);
+      for (int a = 0; a < 3; ++a) {
+        jac_(a, k) += sign * v[a];
+        jac_(3 + a, k) += sign * w[a];
+      }
+    }
+  }
+
+  void clear_jacobian() {
+    for (int k : columns_) jac_.col(k).setZero();
+  }
+
+  // ---- rows ----
+
+  // Appends a row whose Jacobian entry at column k is value(k).
+  template <class Value>
+  void push_row(ConstraintType type, int id, double pos, double margin, double frictionloss,
+                double diag, Value value) {
+    efc_.type.push_back(type);
+    efc_.id.push_back(id);
+    efc_.pos.push_back(pos);
+    efc_.margin.push_back(margin);
+    efc_.frictionloss.push_back(frictionloss);
+    efc_.diag_approx.push_back(diag);
+    efc_.row_adr.push_back(static_cast<int>(efc_.J.size()));
+    efc_.row_nnz.push_back(static_cast<int>(columns_.size()));
+    for (int k : columns_) {
+      efc_.col.push_back(k);
+      efc_.J.push_back(value(k));
+    }
+  }
+
+  // Whether the rows from `first` on have any non-zero Jacobian entry.
+  bool rows_have_effect(int first) const {
+    const auto begin = efc_.J.begin() + efc_.row_adr[first];
+    return std::any_of(begin, efc_.J.end(), [](double v) { return v != 0; });
+  }
+
+  void drop_rows_from(int first) {
+    const int adr = efc_.row_adr[first];
+    for (auto* v : {&efc_.pos, &efc_.margin, &efc_.frictionloss, &efc_.diag_approx}) {
+      v->resize(first);
+    }
+    efc_.type.resize(first);
+    efc_.id.resize(first);
+    efc_.row_adr.resize(first);
+    efc_.row_nnz.resize(first);
+    efc_.col.resize(adr);
+    efc_.J.resize(adr);
+  }
+
+  // Impedance, reference spring and regulariser for rows [first, end) of one
+  // constraint: one d from `violation` (already reduced to a magnitude
+  // argument), R = max(1e-15, (1-d)/d diagApprox) per row.
+  void finish_constraint(int first, const SolRef& solref_in, const SolImp& solimp_in,
+                         double violation, bool spring) {
+    const SolImp solimp = sanitize(solimp_in);
+    const SolRef solref = sanitize(solref_in);
+    const ImpedanceValue imp = impedance(solimp, violation);
+    const SpringDamper kb =
+        reference_spring(solref, solimp.dmax, m_.options.timestep, m_.options.flags.refsafe);
+    for (int i = first; i < efc_.count(); ++i) {
+      efc_.impedance.push_back({spring ? kb.K : 0, kb.B, imp.d, imp.derivative});
+      const double r = std::max(kTiny, (1 - imp.d) / imp.d * efc_.diag_approx[i]);
+      efc_.R.push_back(r);
+      efc_.D.push_back(1 / r);
+    }
+  }
+
+  double body_weight(int body, int part) const { return m_.bodies.invweight0[body][part]; }
+
+  // ---- equality ----
+
+  void equalities() {
+    const Equalities& e = m_.equalities;
+    for (int i = 0; i < e.count(); ++i) {
+      if (!e.active[i]) continue;
+      const int first = efc_.count();
+      double violation = 0;
+      switch (e.type[i]) {
+        case EqualityType::kConnect:
+          violation = connect(i);
+          break;
+        case EqualityType::kWeld:
+          violation = weld(i);
+          break;
+        case EqualityType::kJoint:
+        case EqualityType::kTendon:
+          violation = coupling(i);
+          break;
+      }
+      if (efc_.count() == first) continue;
+      if (!rows_have_effect(first)) {
+        drop_rows_from(first);
+        continue;
+      }
+      finish_constraint(first, e.solref[i], e.solimp[i], violation, true);
+    }
+  }
+
+  // Anchors p1 (data[0:3] in body1) and p2 (data[3:6] in body2) must meet:
+  // three rows r = p1 - p2, J = Jp(body1, p1) - Jp(body2, p2).
+  double connect(int i) {
+    const Equalities& e = m_.equalities;
+    const int b1 = e.obj1[i], b2 = e.obj2[i];
+    const auto& data = e.data[i];
+    const Vector3d p1 = d_.xpos[b1] + d_.xmat[b1] * Vector3d(data[0], data[1], data[2]);
+    const Vector3d p2 = d_.xpos[b2] + d_.xmat[b2] * Vector3d(data[3], data[4], data[5]);
+    const Vector3d r = p1 - p2;
+    select_columns(b1, b2);
+    accumulate_jacobian(b1, p1, 1);
+    accumulate_jacobian(b2, p2, -1);
+    const double diag = body_weight(b1, 0) + body_weight(b2, 0);
+    for (int a = 0; a < 3; ++a) {
+      push_row(ConstraintType::kEquality, i, r[a], 0, 0, diag, [&](int k) { return jac_(a, k); });
+    }
+    clear_jacobian();
+    return r.norm();
+  }
+
+  // Translation as connect (anchor data[3:6] in body1 meets data[0:3] in
+  // body2); orientation error q_e = conj(q2) q1 relpose, residual = vec(q_e),
+  // rotational Jacobian column j = 0.5 vec(conj(q2) (0, w_j) q1 relpose) with
+  // w_j = (Jr1 - Jr2)[:, j]. Rotational rows and residual are scaled by
+  // torquescale and weighted by the bodies' rotational inverse weights.
+  double weld(int i) {
+    const Equalities& e = m_.equalities;
+    const int b1 = e.obj1[i], b2 = e.obj2[i];
+    const auto& data = e.data[i];
+    const Vector3d p1 = d_.xpos[b1] + d_.xmat[b1] * Vector3d(data[3], data[4], data[5]);
+    const Vector3d p2 = d_.xpos[b2] + d_.xmat[b2] * Vector3d(data[0], data[1], data[2]);
+    const Vector3d r = p1 - p2;
+    const Quaterniond relpose(data[6], data[7], data[8], data[9]);
+    const double torquescale = data[10];
+    const Quaterniond q1r = d_.xquat[b1] * relpose;
+    const Quaterniond q2c = d_.xquat[b2].conjugate();
+    const Vector3d rotation = torquescale * (q2c * q1r).vec();
+    select_columns(b1, b2);
+    accumulate_jacobian(b1, p1, 1);
+    accumulate_jacobian(b2, p2, -1);
+    const double diag_t = body_weight(b1, 0) + body_weight(b2, 0);
+    const double diag_r = body_weight(b1, 1) + body_weight(b2, 1);
+    for (int a = 0; a < 3; ++a) {
+      push_row(ConstraintType::kEquality, i, r[a], 0, 0, diag_t, [&](int k) { return jac_(a, k); });
+    }
+    // The rotation rows of jac_ now hold Jr1 at p1 minus Jr2 (rotation does
+    // not depend on the point).
+    auto rotational_column = [&](int k) {
+      const Quaterniond w(0, jac_(3, k), jac_(4, k), jac_(5, k));
+      return Vector3d(0.5 * torquescale * (q2c * w * q1r).vec());
+    };
+    for (int a = 0; a < 3; ++a) {
+      push_row(ConstraintType::kEquality, i, rotation[a], 0, 0, diag_r,
+               [&](int k) { return rotational_column(k)[a]; });
+    }
+    clear_jacobian();
+    Eigen::Matrix<double, 6, 1> all;
+    all << r, rotation;
+    return all.norm();
+  }
+
+  // Joint or tendon coupling, one row: with dif = x2 - x2_0,
+  // r = (x1 - x1_0) - (c0 + c1 dif + ... + c4 dif^4) and
+  // J = J1 - (c1 + 2 c2 dif + 3 c3 dif^2 + 4 c4 dif^3) J2.
+  double coupling(int i) {
+    const Equalities& e = m_.equalities;
+    const bool joint = e.type[i] == EqualityType::kJoint;
+    const auto& c = e.data[i];
+    const int o1 = e.obj1[i], o2 = e.obj2[i];
+    auto value = [&](int o) {
+      return joint ? d_.qpos[m_.joints.qpos_adr[o]] - m_.qpos0[m_.joints.qpos_adr[o]]
+                   : d_.ten_length[o] - m_.tendons.length0[o];
+    };
+    double r = value(o1) - c[0];
+    double slope = 0;
+    if (o2 >= 0) {
+      const double dif = value(o2);
+      r = value(o1) - (c[0] + dif * (c[1] + dif * (c[2] + dif * (c[3] + dif * c[4]))));
+      slope = c[1] + dif * (2 * c[2] + dif * (3 * c[3] + dif * 4 * c[4]));
+    }
+    columns_.clear();
+    std::vector<double>& row = d_.row_scratch;
+    row.assign(m_.nv, 0);
+    if (joint) {
+      row[m_.joints.dof_adr[o1]] += 1;
+      if (o2 >= 0) row[m_.joints.dof_adr[o2]] -= slope;
+    } else {
+      for (int k = 0; k < m_.nv; ++k) {
+        row[k] = d_.ten_J(o1, k) - (o2 >= 0 ? slope * d_.ten_J(o2, k) : 0);
+      }
+    }
+    for (int k = 0; k < m_.nv; ++k) {
+      if (efc_.dense || row[k] != 0) columns_.push_back(k);
+    }
+    const double diag =
+        joint ? m_.dofs.invweight0[m_.joints.dof_adr[o1]] : m_.tendons.invweight0[o1];
+    push_row(ConstraintType::kEquality, i, r, 0, 0, diag, [&](int k) { return row[k]; });
+    return r;
+  }
+
+  // ---- friction loss ----
+
+  void friction_loss() {
+    for (int k = 0; k < m_.nv; ++k) {
+      const double loss = m_.dofs.frictionloss[k];
+      if (loss <= 0) continue;
+      columns_.clear();
+      for (int c = 0; c < m_.nv; ++c) {
+        if (efc_.dense || c == k) columns_.push_back(c);
+      }
+      const int first = efc_.count();
+      push_row(ConstraintType::kFrictionDof, k, 0, 0, loss, m_.dofs.invweight0[k],
+               [&](int c) { return c == k ? 1.0 : 0.0; });
+      finish_constraint(first, m_.dofs.solref[k], m_.dofs.solimp[k], 0, false);
+    }
+    const Tendons& t = m_.tendons;
+    for (int i = 0; i < t.count(); ++i) {
+      if (t.frictionloss[i] <= 0) continue;
+      tendon_columns(i);
+      const int first = efc_.count();
+      push_row(ConstraintType::kFrictionTendon, i, 0, 0, t.frictionloss[i], t.invweight0[i],
+               [&](int c) { return d_.ten_J(i, c); });
+      if (!rows_have_effect(first)) {
+        drop_rows_from(first);
+        continue;
+      }
+      finish_constraint(first, t.solref_friction[i], t.solimp_friction[i], 0, false);
+    }
+  }
+
+  void tendon_columns(int tendon) {
+    columns_.clear();
+    for (int c = 0; c < m_.nv; ++c) {
+      if (efc_.dense || d_.ten_J(tendon, c) != 0) columns_.push_back(c);
+    }
+  }
+
+  // ---- limits ----
+
+  void limits() {
+    const Joints& j = m_.joints;
+    for (int i = 0; i < j.count(); ++i) {
+      if (!j.limited[i]) continue;
+      const int q = j.qpos_adr[i], dof = j.dof_adr[i];
+      const double margin = j.margin[i];
+      const double diag = m_.dofs.invweight0[dof];
+      if (j.type[i] == JointType::kHinge || j.type[i] == JointType::kSlide) {
+        // Lower side dist = q - lo (J = +1), upper side dist = hi - q (J = -1).
+        const double value = d_.qpos[q];
+        for (int side = 0; side < 2; ++side) {
+          const double dist = side == 0 ? value - j.range[i][0] : j.range[i][1] - value;
+          if (dist >= margin) continue;
+          single_dof_columns(dof, 1);
+          const double sign = side == 0 ? 1 : -1;
+          const int first = efc_.count();
+          push_row(ConstraintType::kLimitJoint, i, dist, margin, 0, diag,
+                   [&](int c) { return c == dof ? sign : 0.0; });
+          finish_constraint(first, j.solref[i], j.solimp[i], dist - margin, true);
+        }
+      } else if (j.type[i] == JointType::kBall) {
+        // The rotation angle theta of the ball's quaternion against the
+        // largest range value; J = -(unit rotation axis) on the 3 dofs.
+        const Quaterniond quat =
+            Quaterniond(d_.qpos[q], d_.qpos[q + 1], d_.qpos[q + 2], d_.qpos[q + 3]).normalized();
+        const Vector3d axis_angle = rotation_vector(quat);
+        const double theta = axis_angle.norm();
+        const double dist = std::max(j.range[i][0], j.range[i][1]) - theta;
+        if (dist >= margin) continue;
+        const Vector3d axis = theta > kTiny ? Vector3d(axis_angle / theta) : Vector3d(0, 0, 0);
+        single_dof_columns(dof, 3);
+        const int first = efc_.count();
+        push_row(ConstraintType::kLimitJoint, i, dist, margin, 0, diag,
+                 [&](int c) { return c >= dof && c < dof + 3 ? -axis[c - dof] : 0.0; });
+        finish_constraint(first, j.solref[i], j.solimp[i], dist - margin, true);
+      }
+    }
+    const Tendons& t = m_.tendons;
+    for (int i = 0; i < t.count(); ++i) {
+      if (!t.limited[i]) continue;
+      const double length = d_.ten_length[i];
+      for (int side = 0; side < 2; ++side) {
+        const double dist = side == 0 ? length - t.range[i][0] : t.range[i][1] - length;
+        if (dist >= t.margin[i]) continue;
+        tendon_columns(i);
+        const double sign = side == 0 ? 1 : -1;
+        const int first = efc_.count();
+        push_row(ConstraintType::kLimitTendon, i, dist, t.margin[i], 0, t.invweight0[i],
+                 [&](int c) { return sign * d_.ten_J(i, c); });
+        if (!rows_have_effect(first)) {
+          drop_rows_from(first);
+          continue;
+        }
+        finish_constraint(first, t.solref_limit[i], t.solimp_limit[i], dist - t.margin[i], true);
+      }
+    }
+  }
+
+  void single_dof_columns(int dof, int count) {
+    columns_.clear();
+    for (int c = 0; c < m_.nv; ++c) {
+      if (efc_.dense || (c >= dof && c < dof + count)) columns_.push_back(c);
+    }
+  }
+
+  static Vector3d rotation_vector(const Quaterniond& q) {
+    // Axis times angle, with the angle in [0, pi] (q and -q are one rotation).
+    Quaterniond quat = q.w() < 0 ? Quaterniond(-q.w(), -q.x(), -q.y(), -q.z()) : q;
+    const double sine = quat.vec().norm();
+    if (sine < kTiny) return Vector3d::Zero();
+    const double angle = 2 * std::atan2(sine, quat.w());
+    return quat.vec() / sine * angle;
+  }
+
+  // ---- contacts ----
+
+  void contacts() {
+    const Cone cone = m_.options.cone;
+    const double impratio = m_.options.impratio;
+    for (int c = 0; c < static_cast<int>(d_.contacts.size()); ++c) {
+      Contact& con = d_.contacts[c];
+      con.efc_address = -1;
+      if (con.dist >= con.includemargin) continue;
+      const int g1 = con.geom1, g2 = con.geom2;
+      const int b1 = m_.geoms.body[g1], b2 = m_.geoms.body[g2];
+      select_columns(b1, b2);
+      // Jdif = J(body2) - J(body1) at the contact point.
+      accumulate_jacobian(b2, con.pos, 1);
+      accumulate_jacobian(b1, con.pos, -1);
+      const double tran = body_weight(b1, 0) + body_weight(b2, 0);
+      const double rot = body_weight(b1, 1) + body_weight(b2, 1);
+      const int first = efc_.count();
+      con.efc_address = first;
+      const int dim = con.dim;
+      // Row r of the contact frame applied to Jdif: 0 normal, 1-2 tangents
+      // (translation), 3 spin about the normal, 4-5 rolling about the
+      // tangents (rotation).
+      auto frame_row = [&](int r, int k) {
+        const int axis = r < 3 ? r : r - 3;
+        const int block = r < 3 ? 0 : 3;
+        return con.frame(axis, 0) * jac_(block, k) + con.frame(axis, 1) * jac_(block + 1, k) +
+               con.frame(axis, 2) * jac_(block + 2, k);
+      };
+      const double violation = con.dist - con.includemargin;
+      const SolImp solimp = sanitize(con.solimp);
+      const double mu = con.friction[0] / std::sqrt(impratio);
+      con.mu = mu;
+      if (dim == 1) {
+        push_row(ConstraintType::kContactFrictionless, c, con.dist, con.includemargin, 0, tran,
+                 [&](int k) { return frame_row(0, k); });
+        finish_constraint(first, con.solref, solimp, violation, true);
+      } else if (cone == Cone::kPyramidal) {
+        // Edges J_n +- f_j J_j for each friction direction j; every edge
+        // gets R = 2 mu^2 R0, R0 from the first edge's diagApprox
+        // tran (1 + f_0^2).
+        for (int j = 0; j < dim - 1; ++j) {
+          const double f = con.friction[j];
+          const double diag = tran + f * f * (j < 2 ? tran : rot);
+          for (double sign : {1.0, -1.0}) {
+            push_row(ConstraintType::kContactPyramidal, c, con.dist, con.includemargin, 0, diag,
+                     [&](int k) { return frame_row(0, k) + sign * f * frame_row(j + 1, k); });
+          }
+        }
+        finish_constraint(first, con.solref, solimp, violation, true);
+        const double r0 = efc_.R[first];
+        const double r = std::max(kTiny, 2 * mu * mu * r0);
+        adjust_contact_regulariser(first, [&](int) { return r; });
+      } else {
+        for (int j = 0; j < dim; ++j) {
+          const double diag = j < 3 ? tran : rot;
+          push_row(ConstraintType::kContactElliptic, c, j == 0 ? con.dist : 0,
+                   j == 0 ? con.includemargin : 0, 0, diag, [&](int k) { return frame_row(j, k); });
+        }
+        finish_constraint(first, con.solref, solimp, violation, true);
+        // Friction rows have no spring; R1 = R0 / impratio, and each further
+        // direction scales by (f_0 / f_j)^2 so the cone is isotropic in force.
+        for (int j = 1; j < dim; ++j) efc_.impedance[first + j].K = 0;
+        const double r1 = efc_.R[first] / impratio;
+        adjust_contact_regulariser(first + 1, [&](int j) {
+          const double ratio = con.friction[0] / con.friction[j];
+          return std::max(kTiny, r1 * ratio * ratio);
+        });
+      }
+      clear_jacobian();
+    }
+  }
+
+  // R of rows [first, end) from rule(j) (j counts from 0 within the rows
+  // being adjusted); diagApprox then reads back as R d / (1 - d).
+  template <class Rule>
+  void adjust_contact_regulariser(int first, Rule rule) {
+    for (int i = first, j = 0; i < efc_.count(); ++i, ++j) {
+      efc_.R[i] = rule(j);
+      efc_.D[i] = 1 / efc_.R[i];
+      const double d = efc_.impedance[i].d;
+      efc_.diag_approx[i] = efc_.R[i] * d / (1 - d);
+    }
+  }
+
+  const Model& m_;
+  Data& d_;
+  ConstraintRows& efc_;
+  Eigen::MatrixXd& jac_;
+  std::vector<int>& columns_;
+};
+
+}  // namespace
+
+void assemble_constraints(const Model& m, Data& d) { Assembler(m, d).run(); }
+
+void constraint_reference(const Model&, Data& d) {
+  ConstraintRows& efc = d.efc;
+  const int n = efc.count();
+  efc.vel.resize(n);
+  efc.aref.resize(n);
+  for (int i = 0; i < n; ++i) {
+    double v = 0;
+    const int adr = efc.row_adr[i];
+    for (int k = 0; k < efc.row_nnz[i]; ++k) v += efc.J[adr + k] * d.qvel[efc.col[adr + k]];
+    efc.vel[i] = v;
+    const Impedance& imp = efc.impedance[i];
+    efc.aref[i] = -imp.B * v - imp.K * imp.d * (efc.pos[i] - efc.margin[i]);
+  }
+}
+
+}  // namespace pliant

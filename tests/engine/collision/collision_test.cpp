@@ -1,0 +1,235 @@
+// Collision unit tests: known contact counts for resting configurations,
+// filters, the broadphase on a large scene, and a fuzz test over random and
+// degenerate pairs (no NaN, no Inf, unit normals).
+
+#include "engine/collision/collision.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <random>
+#include <sstream>
+
+#include "engine/collision/pair.h"
+#include "engine/kinematics.h"
+#include "engine/load.h"
+
+namespace pliant {
+namespace {
+
+// Contacts of `body_geom` (a free body at `pos`, `quat` w x y z) against
+// `other` (in the world).
+int count_contacts(const std::string& other, const std::string& body_geom, const Vector3d& pos,
+                   const Quaterniond& quat = Quaterniond::Identity()) {
+  std::ostringstream xml;
+  xml << "<mujoco><worldbody>" << other << "<body><freejoint/>" << body_geom
+      << "</body></worldbody></mujoco>";
+  const Model model = load_model_from_string(xml.str());
+  Data data(model);
+  const int q = model.joints.qpos_adr[0];
+  for (int k = 0; k < 3; ++k) data.qpos[q + k] = pos[k];
+  data.qpos[q + 3] = quat.w();
+  data.qpos[q + 4] = quat.x();
+  data.qpos[q + 5] = quat.y();
+  data.qpos[q + 6] = quat.z();
+  kinematics(model, data);
+  collide(model, data);
+  for (const Contact& c : data.contacts) {
+    EXPECT_NEAR(c.frame.row(0).norm(), 1, 1e-12);
+    EXPECT_LE(c.dist, 1e-12);
+  }
+  return static_cast<int>(data.contacts.size());
+}
+
+const char* kPlane = "<geom type='plane' size='5 5 1'/>";
+const Quaterniond kLying(Eigen::AngleAxisd(M_PI / 2, Vector3d::UnitX()));
+
+TEST(Collision, KnownCounts) {
+  EXPECT_EQ(count_contacts(kPlane, "<geom type='capsule' size='0.1 0.3'/>", Vector3d(0, 0, 0.099),
+                           kLying),
+            2);
+  EXPECT_EQ(count_contacts(kPlane, "<geom type='cylinder' size='0.1 0.3'/>", Vector3d(0, 0, 0.299)),
+            3);
+  EXPECT_EQ(count_contacts(kPlane, "<geom type='cylinder' size='0.1 0.3'/>", Vector3d(0, 0, 0.099),
+                           kLying),
+            2);
+  EXPECT_EQ(
+      count_contacts(kPlane, "<geom type='ellipsoid' size='0.1 0.2 0.3'/>", Vector3d(0, 0, 0.299)),
+      1);
+  EXPECT_EQ(count_contacts("<geom type='box' size='1 1 0.1'/>", "<geom type='sphere' size='0.1'/>",
+                           Vector3d(0, 0, 0.199)),
+            1);
+  EXPECT_EQ(count_contacts("<geom type='box' size='1 1 0.1'/>",
+                           "<geom type='capsule' size='0.1 0.3'/>", Vector3d(0, 0, 0.199), kLying),
+            2);
+  EXPECT_EQ(count_contacts(kPlane, "<geom type='box' size='0.1 0.2 0.3'/>", Vector3d(0, 0, 0.299)),
+            4);
+  // A box exactly on the plane touches with four corners at zero distance.
+  EXPECT_EQ(count_contacts(kPlane, "<geom type='box' size='0.1 0.2 0.3'/>", Vector3d(0, 0, 0.3)),
+            4);
+  // Stacked boxes, face on face: four corners of the smaller face.
+  EXPECT_EQ(count_contacts("<geom type='box' size='1 1 0.1'/>",
+                           "<geom type='box' size='0.2 0.2 0.2'/>", Vector3d(0, 0, 0.299)),
+            4);
+  // Parallel capsules side by side: two contacts.
+  EXPECT_EQ(count_contacts("<geom type='capsule' size='0.1 0.3'/>",
+                           "<geom type='capsule' size='0.1 0.3'/>", Vector3d(0.199, 0, 0)),
+            2);
+}
+
+TEST(Collision, BoxBoxReportsTrueDepth) {
+  std::ostringstream xml;
+  const Model model = load_model_from_string(
+      "<mujoco><worldbody><geom type='box' size='1 1 0.1'/><body pos='0 0 0.29'><freejoint/>"
+      "<geom type='box' size='0.2 0.2 0.2'/></body></worldbody></mujoco>");
+  Data data(model);
+  kinematics(model, data);
+  collide(model, data);
+  ASSERT_EQ(data.contacts.size(), 4u);
+  for (const Contact& c : data.contacts) {
+    EXPECT_NEAR(c.dist, -0.01, 1e-12);
+    EXPECT_NEAR(c.frame(0, 2), 1, 1e-12);
+    EXPECT_NEAR(c.pos[2], 0.095, 1e-12);
+  }
+}
+
+TEST(Collision, FiltersAndParameters) {
+  const Model model = load_model_from_string(R"(
+    <mujoco><worldbody>
+      <geom name='floor' type='plane' size='5 5 1' friction='0.5 0.01 0.001' priority='1'/>
+      <body name='a' pos='0 0 0.09'><freejoint/>
+        <geom name='ga' type='sphere' size='0.1' friction='2 0.1 0.01'/>
+        <body name='child' pos='0 0 0.1'><joint type='hinge'/>
+          <geom name='gc' type='sphere' size='0.1'/></body></body>
+      <body name='b' pos='0.15 0 0.09'><freejoint/>
+        <geom name='gb' type='sphere' size='0.1' contype='2' conaffinity='2'/></body>
+      <body name='c' pos='-0.15 0 0.09'><freejoint/>
+        <geom name='gx' type='sphere' size='0.1'/></body>
+    </worldbody>
+    <contact><exclude body1='a' body2='c'/></contact></mujoco>)");
+  Data data(model);
+  kinematics(model, data);
+  collide(model, data);
+  // floor-ga (priority: floor's friction), floor-gx; gb has no matching bits
+  // with the floor (contype 2 vs conaffinity 1) nor ga; a-child is the
+  // parent filter; a-c is excluded; gc-gx: separate bodies, within reach.
+  int floor_contacts = 0;
+  for (const Contact& c : data.contacts) {
+    EXPECT_NE(c.geom2, model.id(ObjectType::kGeom, "gb"));
+    if (c.geom1 == 0) {
+      ++floor_contacts;
+      EXPECT_DOUBLE_EQ(c.friction[0], 0.5);
+      EXPECT_DOUBLE_EQ(c.friction[2], 0.01);
+    }
+  }
+  EXPECT_EQ(floor_contacts, 2);
+}
+
+// 1000 free boxes in a pile: the broadphase keeps the pair count linear.
+TEST(Collision, ThousandBoxesAreNotQuadratic) {
+  std::ostringstream xml;
+  xml << "<mujoco><worldbody><geom type='plane' size='50 50 1'/>";
+  for (int i = 0; i < 1000; ++i) {
+    xml << "<body pos='" << 0.21 * (i % 10) << " " << 0.21 * ((i / 10) % 10) << " "
+        << 0.1 + 0.199 * (i / 100) << "'><freejoint/><geom type='box' size='0.1 0.1 0.1'/></body>";
+  }
+  xml << "</worldbody></mujoco>";
+  const Model model = load_model_from_string(xml.str());
+  Data data(model);
+  kinematics(model, data);
+  collide(model, data);
+  EXPECT_LT(data.collision_scratch.body_pairs.size(), 20000u);
+  EXPECT_GE(data.contacts.size(), 400u);
+}
+
+// Random shapes and poses, including degenerate ones (coincident centres,
+// parallel and crossing axes, zero-thickness and huge or tiny sizes): every
+// contact is finite with a unit normal.
+TEST(Collision, FuzzNoNanNoInfUnitNormals) {
+#if defined(__SANITIZE_ADDRESS__)
+  constexpr int kPairs = 10000;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  constexpr int kPairs = 10000;
+#else
+  constexpr int kPairs = 100000;
+#endif
+#else
+  constexpr int kPairs = 100000;
+#endif
+  using namespace collision;
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> uniform(0, 1);
+  std::normal_distribution<double> normal(0, 1);
+  // A small convex mesh hull for mesh geoms.
+  const Model mesh_model = load_model_from_string(
+      "<mujoco><asset><mesh name='m' vertex='1 0 0  -1 0.5 0  0 1 0.2  0 -1 0.3  0.2 0.3 1  "
+      "-0.3 0.1 -1'/></asset><worldbody><geom type='mesh' mesh='m'/></worldbody></mujoco>");
+  const Meshes& me = mesh_model.meshes;
+  HullView hull{me.hull_vertices.data(), me.hull_vert_count[0], me.hull_neighbour_adr.data(),
+                me.hull_neighbour_count.data(), me.hull_neighbours.data()};
+  const GeomType types[] = {GeomType::kPlane,     GeomType::kSphere,   GeomType::kCapsule,
+                            GeomType::kEllipsoid, GeomType::kCylinder, GeomType::kBox,
+                            GeomType::kMesh};
+  auto random_rotation = [&](bool aligned) {
+    if (aligned) return Matrix3d(Matrix3d::Identity());
+    Eigen::Quaterniond q(normal(rng), normal(rng), normal(rng), normal(rng));
+    return Matrix3d(q.normalized().toRotationMatrix());
+  };
+  auto random_size = [&]() {
+    const double u = uniform(rng);
+    if (u < 0.05) return 0.0;    // zero thickness
+    if (u < 0.1) return 1e-9;    // tiny
+    if (u < 0.15) return 1e6;    // huge
+    return 0.05 + uniform(rng);  // ordinary
+  };
+  RawContact out[kMaxPairContacts];
+  int produced = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (int trial = 0; trial < kPairs; ++trial) {
+    GeomShape a, b;
+    a.type = types[rng() % 7];
+    b.type = types[1 + rng() % 6];
+    if (a.type > b.type) std::swap(a, b);
+    for (GeomShape* g : {&a, &b}) {
+      g->size = Vector3d(random_size(), random_size(), random_size());
+      if (g->type == GeomType::kMesh) {
+        g->hull = hull;
+        g->size = Vector3d(1, 1, 1);
+      }
+    }
+    const int mode = static_cast<int>(rng() % 4);
+    // 0: random; 1: coincident centres; 2: aligned axes; 3: offset along one axis.
+    a.mat = random_rotation(mode == 2);
+    b.mat = mode == 2 ? a.mat : random_rotation(false);
+    a.pos = Vector3d(normal(rng), normal(rng), normal(rng)) * 0.3;
+    b.pos =
+        mode == 1 ? a.pos : Vector3d(a.pos + Vector3d(normal(rng), normal(rng), normal(rng)) * 0.5);
+    if (mode == 3) b.pos = a.pos + a.mat.col(rng() % 3) * uniform(rng);
+    const PairFunction fn = pair_function(a.type, b.type);
+    if (fn == nullptr) continue;
+    const double margin = uniform(rng) < 0.5 ? 0.0 : 0.1 * uniform(rng);
+    const int count = fn(a, b, margin, out);
+    ASSERT_GE(count, 0);
+    ASSERT_LE(count, kMaxPairContacts);
+    for (int k = 0; k < count; ++k) {
+      ++produced;
+      std::ostringstream info;
+      info << "trial " << trial << " types " << int(a.type) << " " << int(b.type) << " sizes "
+           << a.size.transpose() << " | " << b.size.transpose() << " mode " << mode;
+      ASSERT_TRUE(std::isfinite(out[k].dist)) << info.str();
+      ASSERT_TRUE(out[k].pos.allFinite()) << info.str();
+      ASSERT_TRUE(out[k].normal.allFinite()) << info.str();
+      ASSERT_NEAR(out[k].normal.norm(), 1, 1e-9) << info.str();
+      ASSERT_LE(out[k].dist, margin + 1e-9 * (1 + a.size.maxCoeff() + b.size.maxCoeff()))
+          << info.str();
+    }
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::cout << kPairs << " random pairs, " << produced << " contacts, " << seconds << " s\n";
+  EXPECT_GT(produced, kPairs / 10);
+}
+
+}  // namespace
+}  // namespace pliant
