@@ -95,8 +95,8 @@ void com_positions(const Model& m, Data& d) {
   }
   d.cinert[0] = SpatialInertia();
   for (int i = 1; i < nbody; ++i) {
-    d.cinert[i] = spatial_inertia(b.mass[i], b.inertia[i], d.ximat[i],
-                                  d.xipos[i] - d.subtree_com[b.root[i]]);
+    d.cinert[i] =
+        spatial_inertia(b.mass[i], b.inertia[i], d.ximat[i], d.xipos[i] - d.subtree_com[b.root[i]]);
   }
   // Motion axes: slides translate along the world axis; hinges and balls
   // rotate about their anchor; a free joint translates along the world axes

@@ -292,8 +292,12 @@ class Assembler {
     for (int k = 0; k < m_.nv; ++k) {
       if (efc_.dense || row[k] != 0) columns_.push_back(k);
     }
-    const double diag =
-        joint ? m_.dofs.invweight0[m_.joints.dof_adr[o1]] : m_.tendons.invweight0[o1];
+    // Both coupled objects' inverse weights (measured on MuJoCo 2.2.2: the
+    // second joint or tendon counts too).
+    auto weight = [&](int o) {
+      return joint ? m_.dofs.invweight0[m_.joints.dof_adr[o]] : m_.tendons.invweight0[o];
+    };
+    const double diag = weight(o1) + (o2 >= 0 ? weight(o2) : 0);
     push_row(ConstraintType::kEquality, i, r, 0, 0, diag, [&](int k) { return row[k]; });
     return r;
   }

@@ -63,9 +63,9 @@ inline void set_random_state(const Model& model, Data& data, const mjModel& ref,
   for (int i = 0; i < model.nv; ++i) data.qvel[i] = normal(rng);
   for (int i = 0; i < model.nu; ++i) {
     const Actuators& a = model.actuators;
-    data.ctrl[i] = a.ctrl_limited[i]
-                       ? a.ctrl_range[i][0] + (a.ctrl_range[i][1] - a.ctrl_range[i][0]) * uniform(rng)
-                       : normal(rng);
+    data.ctrl[i] = a.ctrl_limited[i] ? a.ctrl_range[i][0] +
+                                           (a.ctrl_range[i][1] - a.ctrl_range[i][0]) * uniform(rng)
+                                     : normal(rng);
   }
   for (int i = 0; i < model.na; ++i) data.act[i] = uniform(rng);
   for (int i = 0; i < model.nq; ++i) rd.qpos[i] = data.qpos[i];
@@ -73,6 +73,18 @@ inline void set_random_state(const Model& model, Data& data, const mjModel& ref,
   for (int i = 0; i < model.nu; ++i) rd.ctrl[i] = data.ctrl[i];
   for (int i = 0; i < model.na; ++i) rd.act[i] = data.act[i];
   (void)ref;
+}
+
+// MuJoCo 2.2.2 finds a muscle's length range by simulating it at compile
+// time; Pliant estimates it from the joint ranges (a model warning says so).
+// To compare the muscle model itself, Pliant takes MuJoCo's range here.
+inline void use_reference_muscle_ranges(Model& model, const mjModel& ref) {
+  for (int i = 0; i < model.nu; ++i) {
+    if (ref.actuator_gaintype[i] == mjGAIN_MUSCLE || ref.actuator_biastype[i] == mjBIAS_MUSCLE) {
+      model.actuators.length_range[i] =
+          Vector2d(ref.actuator_lengthrange[2 * i], ref.actuator_lengthrange[2 * i + 1]);
+    }
+  }
 }
 
 }  // namespace pliant::conformance
