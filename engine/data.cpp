@@ -4,17 +4,6 @@
 
 namespace pliant {
 
-Vector6d SpatialInertia::apply(const Vector6d& motion) const {
-  // Angular momentum about the point: I w + h x v; linear: m v - h x w,
-  // with h the first moment (mass times centre offset).
-  const Vector3d w = angular(motion), v = linear(motion);
-  const auto& r = rotational;
-  const Vector3d iw(r[0] * w.x() + r[3] * w.y() + r[4] * w.z(),
-                    r[3] * w.x() + r[1] * w.y() + r[5] * w.z(),
-                    r[4] * w.x() + r[5] * w.y() + r[2] * w.z());
-  return spatial(iw + first_moment.cross(v), mass * v - first_moment.cross(w));
-}
-
 SpatialInertia& SpatialInertia::operator+=(const SpatialInertia& other) {
   for (int i = 0; i < 6; ++i) rotational[i] += other.rotational[i];
   first_moment += other.first_moment;

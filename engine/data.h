@@ -32,8 +32,22 @@ struct SpatialInertia {
   Vector3d first_moment{0, 0, 0};      // kg m
   double mass = 0;                     // kg
 
-  // Momentum (angular; linear) of a body with this inertia moving with `motion`.
-  Vector6d apply(const Vector6d& motion) const;
+  // Momentum (angular; linear) of a body with this inertia moving with
+  // `motion` = (w; v): angular I w + h x v, linear m v - h x w, with h the
+  // first moment (mass times centre offset).
+  Vector6d apply(const Vector6d& motion) const {
+    const double wx = motion[0], wy = motion[1], wz = motion[2];
+    const double vx = motion[3], vy = motion[4], vz = motion[5];
+    const auto& r = rotational;
+    const double hx = first_moment[0], hy = first_moment[1], hz = first_moment[2];
+    Vector6d out;
+    out << r[0] * wx + r[3] * wy + r[4] * wz + (hy * vz - hz * vy),
+        r[3] * wx + r[1] * wy + r[5] * wz + (hz * vx - hx * vz),
+        r[4] * wx + r[5] * wy + r[2] * wz + (hx * vy - hy * vx),
+        mass * vx - (hy * wz - hz * wy), mass * vy - (hz * wx - hx * wz),
+        mass * vz - (hx * wy - hy * wx);
+    return out;
+  }
   SpatialInertia& operator+=(const SpatialInertia& other);
 };
 
@@ -119,6 +133,8 @@ struct Data {
 
   // Working memory reused across steps.
   VectorXd scratch_nv;
+  VectorXd factor_scratch;  // nM: M + h diag(damping) for implicit damping
+  VectorXd diagonal_scratch, force_scratch;  // nv
   Eigen::MatrixXd jacobian_scratch;  // 6 x nv, zero between uses
   std::vector<int> column_scratch;
   std::vector<double> row_scratch;

@@ -42,12 +42,14 @@ void integrate_euler(const Model& m, Data& d) {
   if (!damped) return advance(m, d, d.qacc);
   // Same tree sparsity as M: only the diagonal changes.
   const double h = m.options.timestep;
-  VectorXd factor = d.qM;
-  for (int i = 0; i < m.nv; ++i) factor[m.dofs.madr[i]] += h * m.dofs.damping[i];
-  VectorXd inverse_diagonal(m.nv);
-  tree_ldl_factor(mass_sparsity(m), factor.data(), inverse_diagonal.data());
-  VectorXd qacc = d.qfrc_smooth + d.qfrc_constraint;
-  tree_ldl_solve(mass_sparsity(m), factor.data(), inverse_diagonal.data(), qacc.data());
+  d.factor_scratch = d.qM;
+  for (int i = 0; i < m.nv; ++i) d.factor_scratch[m.dofs.madr[i]] += h * m.dofs.damping[i];
+  d.diagonal_scratch.resize(m.nv);
+  tree_ldl_factor(mass_sparsity(m), d.factor_scratch.data(), d.diagonal_scratch.data());
+  d.force_scratch = d.qfrc_smooth + d.qfrc_constraint;
+  tree_ldl_solve(mass_sparsity(m), d.factor_scratch.data(), d.diagonal_scratch.data(),
+                 d.force_scratch.data());
+  const VectorXd& qacc = d.force_scratch;
   advance(m, d, qacc);
 }
 
