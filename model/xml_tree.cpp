@@ -27,7 +27,7 @@ struct IncludeContext {
 };
 
 XmlNode read_document(const std::string& text, const std::string& file, const fs::path& directory,
-                      IncludeContext& context);
+                      IncludeContext& context, const std::string& root_name = "mujoco");
 
 // Converts a tinyxml2 element, splicing the root children of included files
 // in place of each <include>.
@@ -149,15 +149,15 @@ std::string describe_xml_error(const tinyxml2::XMLDocument& document, const std:
 }
 
 XmlNode read_document(const std::string& text, const std::string& file, const fs::path& directory,
-                      IncludeContext& context) {
+                      IncludeContext& context, const std::string& root_name) {
   tinyxml2::XMLDocument document;
   if (document.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
     throw LoadError(file, document.ErrorLineNum(), describe_xml_error(document, text));
   }
   const tinyxml2::XMLElement* root = document.RootElement();
-  if (root == nullptr || std::string(root->Name()) != "mujoco") {
+  if (root == nullptr || std::string(root->Name()) != root_name) {
     throw LoadError(file, root ? root->GetLineNum() : 0,
-                    "the root element must be <mujoco>, found " +
+                    "the root element must be <" + root_name + ">, found " +
                         (root ? "<" + std::string(root->Name()) + ">" : std::string("nothing")));
   }
   XmlNode node;
@@ -173,7 +173,7 @@ XmlNode read_document(const std::string& text, const std::string& file, const fs
 
 }  // namespace
 
-XmlNode read_xml_file(const std::string& path) {
+XmlNode read_xml_file(const std::string& path, const std::string& root) {
   std::ifstream stream(path, std::ios::binary);
   if (!stream) throw LoadError(path, 0, "cannot open the model file");
   std::stringstream buffer;
@@ -181,7 +181,7 @@ XmlNode read_xml_file(const std::string& path) {
   IncludeContext context;
   std::error_code ec;
   context.stack.push_back(fs::weakly_canonical(path, ec).string());
-  return read_document(buffer.str(), path, fs::path(path).parent_path(), context);
+  return read_document(buffer.str(), path, fs::path(path).parent_path(), context, root);
 }
 
 XmlNode read_xml_string(const std::string& text, const std::string& name,

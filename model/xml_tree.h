@@ -29,7 +29,8 @@ struct XmlNode {
 // Reads `path` and expands includes (paths relative to the including file).
 // Throws LoadError on a missing file, malformed XML, an include cycle or an
 // include whose file does not have a <mujoco> root.
-XmlNode read_xml_file(const std::string& path);
+// `root` names the element the file must have at its top (MJCF: mujoco).
+XmlNode read_xml_file(const std::string& path, const std::string& root = "mujoco");
 
 // Same, for MJCF text held in memory; includes resolve against `directory`.
 XmlNode read_xml_string(const std::string& text, const std::string& name,

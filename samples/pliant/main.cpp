@@ -11,6 +11,10 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   pliant::cli::add_info_command(app);
   pliant::cli::add_dump_command(app);
+  pliant::cli::add_run_command(app);
+#ifdef PLIANT_HAS_VIEWER
+  pliant::cli::add_view_command(app);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
