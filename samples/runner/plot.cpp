@@ -114,13 +114,13 @@ bool write_plot_png(const RunResult& r, const std::string& path) {
   const int height = panels * (panel_height + gap) + top;
   Canvas canvas(width, height);
   const std::array<std::array<uint8_t, 3>, 8> colors = {{{200, 40, 40},
-                                                          {40, 110, 200},
-                                                          {40, 150, 60},
-                                                          {190, 120, 20},
-                                                          {140, 60, 170},
-                                                          {20, 150, 150},
-                                                          {120, 120, 120},
-                                                          {200, 60, 140}}};
+                                                         {40, 110, 200},
+                                                         {40, 150, 60},
+                                                         {190, 120, 20},
+                                                         {140, 60, 170},
+                                                         {20, 150, 150},
+                                                         {120, 120, 120},
+                                                         {200, 60, 140}}};
   const std::array<uint8_t, 3> ink = {40, 40, 40}, grid = {215, 215, 215};
   const double t0 = r.times.empty() ? 0 : r.times.front();
   const double t1 = r.times.empty() ? 1 : std::max(r.times.back(), t0 + 1e-12);

@@ -67,8 +67,7 @@ Probe parse_probe(const Model& m, const Scenario& s, const std::string& spec) {
   const std::string kind = spec.substr(0, first), name = spec.substr(first + 1, last - first - 1);
   const std::string field = spec.substr(last + 1);
   if (kind == "body" && (field == "x" || field == "y" || field == "z")) {
-    return {Probe::Kind::kBodyAxis, find(m, ObjectType::kBody, name, s, 0, "body"),
-            field[0] - 'x'};
+    return {Probe::Kind::kBodyAxis, find(m, ObjectType::kBody, name, s, 0, "body"), field[0] - 'x'};
   }
   if (kind == "joint" && (field == "qpos" || field == "qvel")) {
     return {field == "qpos" ? Probe::Kind::kJointQpos : Probe::Kind::kJointQvel,
@@ -205,8 +204,8 @@ CheckResult evaluate(const Model& m, const Data& d, const Check& c, const Scenar
   }
   r.description = "t=" + number(c.time) + "  " + what;
   r.measured = measured.size() == 1 ? number(measured[0]) : vector_text(measured);
-  r.expected = (c.expected.size() == 1 ? number(c.expected[0]) : vector_text(c.expected)) +
-               " +- " + number(c.tolerance);
+  r.expected = (c.expected.size() == 1 ? number(c.expected[0]) : vector_text(c.expected)) + " +- " +
+               number(c.tolerance);
   r.error = error;
   r.pass = error <= c.tolerance;
   return r;
@@ -424,8 +423,7 @@ std::string format_report(const RunResult& r) {
   std::ostringstream out;
   out << "scenario " << r.scenario << "\n  model " << r.model << "\n";
   out << "  " << number(r.simulated) << " s simulated in " << r.steps << " steps, "
-      << number(r.wall) << " s wall (" << number(r.steps / std::max(r.wall, 1e-9))
-      << " steps/s)\n";
+      << number(r.wall) << " s wall (" << number(r.steps / std::max(r.wall, 1e-9)) << " steps/s)\n";
   int failed = 0;
   for (const CheckResult& c : r.checks) {
     failed += c.pass ? 0 : 1;
@@ -433,8 +431,8 @@ std::string format_report(const RunResult& r) {
         << "   expected " << c.expected << "   [line " << c.line << "]\n";
   }
   if (!r.golden_note.empty()) out << "  " << r.golden_note << "\n";
-  out << "result: " << (failed ? "FAIL" : "PASS") << " (" << r.checks.size() - failed
-      << " passed, " << failed << " failed)\n";
+  out << "result: " << (failed ? "FAIL" : "PASS") << " (" << r.checks.size() - failed << " passed, "
+      << failed << " failed)\n";
   return out.str();
 }
 
@@ -458,8 +456,8 @@ std::string format_json(const RunResult& r) {
   for (size_t i = 0; i < r.checks.size(); ++i) {
     const CheckResult& c = r.checks[i];
     out << (i ? "," : "") << "{\"line\":" << c.line << ",\"check\":" << json_string(c.description)
-        << ",\"measured\":" << json_string(c.measured) << ",\"expected\":"
-        << json_string(c.expected) << ",\"error\":" << number(c.error)
+        << ",\"measured\":" << json_string(c.measured)
+        << ",\"expected\":" << json_string(c.expected) << ",\"error\":" << number(c.error)
         << ",\"pass\":" << (c.pass ? "true" : "false") << "}";
   }
   out << "]}";

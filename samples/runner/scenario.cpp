@@ -47,8 +47,9 @@ void read_action(const XmlNode& node, double time, Scenario& s) {
   } else if (node.name == "option") {
     a.kind = Action::Kind::kOption;
     if (!r.read("name", a.target) || !r.read("value", a.text)) {
-      r.fail("<option> needs 'name' (timestep, gravity, impratio, tolerance, iterations) and "
-             "'value'");
+      r.fail(
+          "<option> needs 'name' (timestep, gravity, impratio, tolerance, iterations) and "
+          "'value'");
     }
   } else {
     throw LoadError(node.file, node.line,
@@ -102,8 +103,9 @@ void read_expect(const XmlNode& node, Scenario& s) {
   }
   r.finish();
   if (count != 1) {
-    r.fail("<expect> checks one thing: body with pos, quat or vel; joint with qpos or qvel; or "
-           "contacts");
+    r.fail(
+        "<expect> checks one thing: body with pos, quat or vel; joint with qpos or qvel; or "
+        "contacts");
   }
   s.checks.push_back(c);
 }
