@@ -1,0 +1,56 @@
+// `pliant view [MODEL.xml]`: the interactive viewer. With --screenshot it
+// renders --frames frames offscreen (stepping the simulation), writes the
+// last one as a PNG and exits; this works headless under Xvfb.
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "samples/pliant/commands.h"
+#include "viewer/app.h"
+
+namespace pliant::cli {
+
+void add_view_command(CLI::App& app) {
+  auto options = std::make_shared<viewer::ViewOptions>();
+  CLI::App* view = app.add_subcommand("view", "Open a model in the interactive viewer");
+  view->add_option("model", options->model_path,
+                   "MJCF model to open (default: samples/scenes/default.xml)");
+  view->add_option("--screenshot", options->screenshot,
+                   "Render offscreen, write this PNG and exit");
+  view->add_option("--frames", options->frames,
+                   "Screenshot: frames to render first, 1/60 s of simulation each")
+      ->check(CLI::NonNegativeNumber);
+  view->add_option("--width", options->width, "Window width in pixels")->check(CLI::PositiveNumber);
+  view->add_option("--height", options->height, "Window height in pixels")
+      ->check(CLI::PositiveNumber);
+  view->add_option("--select", options->select_body, "Select this body at start");
+  view->add_option("--camera", options->camera, "Look through this model camera at start");
+  auto show = std::make_shared<std::string>();
+  view->add_option("--show", *show,
+                   "Overlays to turn on, comma-separated: contacts, forces, cones, frames, "
+                   "joints, com, inertia, violations, transparent, all");
+  view->add_flag("--paused", options->paused, "Start paused");
+  view->add_flag("--no-panels", options->hide_panels, "Hide the panels");
+  view->callback([options, show] {
+    std::stringstream names(*show);
+    for (std::string name; std::getline(names, name, ',');) {
+      if (!name.empty()) options->show.push_back(name);
+    }
+    if (options->model_path.empty()) {
+      // The default scene, found from the source tree or the working directory.
+      for (const char* candidate : {PLIANT_DEFAULT_SCENE, "samples/scenes/default.xml"}) {
+        if (std::ifstream(candidate).good()) {
+          options->model_path = candidate;
+          break;
+        }
+      }
+    }
+    set_exit_code(viewer::run_viewer(*options));
+  });
+}
+
+}  // namespace pliant::cli

@@ -1,0 +1,17 @@
+#pragma once
+
+// Batched rollouts: many Data stepped over one shared, read-only Model, split
+// across threads. Each Data is owned by one thread at a time and the step
+// has no shared mutable state, so results do not depend on the thread count.
+
+#include <vector>
+
+#include "engine/data.h"
+
+namespace pliant {
+
+// Steps every data `steps` times, using `threads` threads (>= 1); each Data
+// stays with one thread for the whole call.
+void rollout(const Model& model, std::vector<Data>& data, int steps, int threads);
+
+}  // namespace pliant

@@ -1,0 +1,669 @@
+#include "viewer/app.h"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <thread>
+
+#include "engine/forward.h"
+#include "engine/load.h"
+#include "viewer/contact_inspector.h"
+#include "viewer/offscreen.h"
+#include "viewer/overlays.h"
+#include "viewer/panels.h"
+#include "viewer/renderer.h"
+#include "viewer/state.h"
+
+namespace pliant::viewer {
+namespace {
+
+constexpr double kDoubleClickSeconds = 0.35;
+constexpr double kFrameSeconds = 1.0 / 60;  // simulated per frame in screenshot mode
+
+class App {
+ public:
+  App(GlContext& context, const ViewOptions& options)
+      : context_(context), window_(context.window()), options_(options) {}
+
+  int run();
+
+ private:
+  // Setup and model management.
+  void init_imgui();
+  void load(const std::string& path);
+  void apply_start_options();
+  void handle_requests();
+
+  // Simulation.
+  void simulate();
+  void simulate_frame();
+  void step_once();
+  void resync_clock();
+
+  // Drawing.
+  void view_rectangle(int& x, int& y, int& width, int& height) const;
+  CameraView current_view() const;
+  std::vector<DrawItem> build_items(bool with_overlays) const;
+  void draw_frame(GLuint framebuffer, int fb_width, int fb_height);
+
+  // Input.
+  static App& from(GLFWwindow* window);
+  void on_mouse_button(int button, int action, int mods);
+  void on_cursor(double x, double y);
+  void on_scroll(double dy);
+  void on_key(int key, int action, int mods);
+  void on_drop(int count, const char** paths);
+  PickResult pick_at(double x, double y);
+  void select_at(double x, double y);
+
+  GlContext& context_;
+  GLFWwindow* window_;
+  ViewOptions options_;
+  std::unique_ptr<Renderer> renderer_;
+  ViewerState state_;
+  std::string loaded_path_;  // the file the running model came from
+  FileWatcher watcher_;
+  double last_watch_poll_ = 0;
+
+  // Real-time pacing: simulated time sync_sim_ corresponded to wall time
+  // sync_wall_; the simulation catches up with (wall - sync_wall) * speed.
+  double sync_wall_ = 0, sync_sim_ = 0, last_speed_ = 1;
+  double rtf_wall_ = 0, rtf_sim_ = 0;
+
+  // Mouse.
+  double mouse_x_ = 0, mouse_y_ = 0;
+  bool left_ = false, right_ = false, middle_ = false;
+  int last_click_button_ = -1;
+  double last_click_time_ = -1, last_click_x_ = 0, last_click_y_ = 0;
+  int perturb_button_ = -1;
+};
+
+App& App::from(GLFWwindow* window) { return *static_cast<App*>(glfwGetWindowUserPointer(window)); }
+
+void App::init_imgui() {
+  // Our callbacks first: the ImGui backend chains to them.
+  glfwSetWindowUserPointer(window_, this);
+  glfwSetMouseButtonCallback(window_, [](GLFWwindow* w, int button, int action, int mods) {
+    from(w).on_mouse_button(button, action, mods);
+  });
+  glfwSetCursorPosCallback(window_,
+                           [](GLFWwindow* w, double x, double y) { from(w).on_cursor(x, y); });
+  glfwSetScrollCallback(window_, [](GLFWwindow* w, double, double dy) { from(w).on_scroll(dy); });
+  glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int, int action, int mods) {
+    from(w).on_key(key, action, mods);
+  });
+  glfwSetDropCallback(
+      window_, [](GLFWwindow* w, int count, const char** paths) { from(w).on_drop(count, paths); });
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  const char* font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+  if (std::filesystem::exists(font)) io.Fonts->AddFontFromFileTTF(font, 14.0f);
+  ImGui::StyleColorsDark();
+  ImGuiStyle& style = ImGui::GetStyle();
+  style.WindowRounding = 0;
+  style.FrameRounding = 2;
+  style.ItemSpacing = ImVec2(6, 4);
+  ImGui_ImplGlfw_InitForOpenGL(window_, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+}
+
+void App::load(const std::string& path) {
+  const bool same_file = state_.model != nullptr && path == loaded_path_;
+  try {
+    auto model = std::make_unique<Model>(load_model(path));
+    auto data = std::make_unique<Data>(*model);
+    forward(*model, *data);
+    if (state_.data) end_perturbation(state_.perturbation, *state_.data);
+    state_.model = std::move(model);
+    state_.data = std::move(data);
+    renderer_->set_model(*state_.model);
+    state_.bounds = scene_bounds(*state_.model, *state_.data);
+    const Model& m = *state_.model;
+    if (!same_file) {
+      reset_camera(state_.camera, state_.bounds);
+      state_.highlight = Highlight{};
+      state_.keyframe = 0;
+    } else {
+      // Keep the view; drop selections the new model does not have.
+      if (state_.highlight.body >= m.body_count()) state_.highlight.body = -1;
+      if (state_.highlight.geom >= m.geoms.count()) state_.highlight.geom = -1;
+      state_.highlight.contact = -1;
+      if (state_.camera.track_body >= m.body_count() ||
+          state_.camera.fixed_camera >= m.cameras.count()) {
+        state_.camera.mode = CameraMode::kFree;
+      }
+    }
+    if (same_file) std::cout << "pliant view: reloaded " << path << std::endl;
+    loaded_path_ = path;
+    state_.path = path;
+    state_.load_error.reset();
+    state_.recent.add(path);
+    state_.watched_files = model_source_files(path, state_.model.get());
+    resync_clock();
+  } catch (const LoadError& e) {
+    state_.load_error = LoadFailure{e.file(), e.line(), e.message()};
+    state_.path = path;
+    state_.watched_files = model_source_files(path, nullptr);
+    std::cerr << "pliant view: " << e.what() << "\n";
+  } catch (const std::exception& e) {
+    state_.load_error = LoadFailure{path, 0, e.what()};
+    state_.path = path;
+    state_.watched_files = model_source_files(path, nullptr);
+    std::cerr << "pliant view: " << path << ": " << e.what() << "\n";
+  }
+  watcher_.watch(state_.watched_files);
+}
+
+void App::apply_start_options() {
+  state_.running = !options_.paused;
+  state_.show_panels = !options_.hide_panels;
+  VisualOptions& v = state_.visual;
+  for (const std::string& name : options_.show) {
+    const bool all = name == "all";
+    if (all || name == "contacts") v.contact_points = true;
+    if (all || name == "forces") v.contact_forces = true;
+    if (all || name == "cones") v.friction_cones = true;
+    if (all || name == "frames") v.body_frames = true;
+    if (all || name == "joints") v.joint_axes = true;
+    if (all || name == "com") v.center_of_mass = true;
+    if (all || name == "inertia") v.inertia_boxes = true;
+    if (all || name == "violations") v.violations = true;
+    if (name == "transparent") v.transparent = true;
+  }
+  if (state_.model == nullptr) return;
+  const Model& m = *state_.model;
+  if (!options_.select_body.empty()) {
+    const int body = m.id(ObjectType::kBody, options_.select_body);
+    if (body > 0) {
+      state_.highlight.body = body;
+      state_.highlight.geom = m.bodies.geom_count[body] > 0 ? m.bodies.geom_adr[body] : -1;
+    } else {
+      std::cerr << "pliant view: no body named '" << options_.select_body << "'\n";
+    }
+  }
+  if (!options_.camera.empty()) {
+    const int camera = m.id(ObjectType::kCamera, options_.camera);
+    if (camera >= 0) {
+      state_.camera.mode = CameraMode::kFixed;
+      state_.camera.fixed_camera = camera;
+    } else {
+      std::cerr << "pliant view: no camera named '" << options_.camera << "'\n";
+    }
+  }
+}
+
+void App::handle_requests() {
+  if (!state_.open_requested.empty()) {
+    const std::string path = state_.open_requested;
+    state_.open_requested.clear();
+    load(path);
+  }
+  if (state_.reload_requested) {
+    state_.reload_requested = false;
+    if (!state_.path.empty()) load(state_.path);
+  }
+  if (state_.camera_reset_requested) {
+    state_.camera_reset_requested = false;
+    if (state_.data) state_.bounds = scene_bounds(*state_.model, *state_.data);
+    reset_camera(state_.camera, state_.bounds);
+  }
+  if (state_.model == nullptr) {
+    state_.reset_requested = state_.step_requested = state_.keyframe_requested = false;
+    return;
+  }
+  Model& model = *state_.model;
+  Data& data = *state_.data;
+  if (state_.reset_requested) {
+    state_.reset_requested = false;
+    end_perturbation(state_.perturbation, data);
+    reset_data(model, data);
+    forward(model, data);
+    resync_clock();
+  }
+  if (state_.keyframe_requested) {
+    state_.keyframe_requested = false;
+    if (state_.keyframe >= 0 && state_.keyframe < model.keyframes.count()) {
+      end_perturbation(state_.perturbation, data);
+      reset_to_keyframe(model, data, state_.keyframe);
+      forward(model, data);
+      resync_clock();
+    }
+  }
+  if (state_.step_requested) {
+    state_.step_requested = false;
+    state_.running = false;
+    step_once();
+  }
+}
+
+void App::resync_clock() {
+  sync_wall_ = glfwGetTime();
+  sync_sim_ = state_.data ? state_.data->time : 0;
+  rtf_wall_ = sync_wall_;
+  rtf_sim_ = sync_sim_;
+}
+
+void App::step_once() {
+  Model& model = *state_.model;
+  Data& data = *state_.data;
+  apply_perturbation(state_.perturbation, model, data);
+  step(model, data);
+}
+
+void App::simulate() {
+  if (state_.model == nullptr) return;
+  Data& data = *state_.data;
+  if (!state_.running) {
+    // Paused: keep derived quantities current (edited options, controls).
+    forward(*state_.model, data);
+    resync_clock();
+    return;
+  }
+  const double now = glfwGetTime();
+  if (state_.speed != last_speed_ || data.time < sync_sim_) {
+    last_speed_ = state_.speed;
+    resync_clock();
+  }
+  const double target = sync_sim_ + (now - sync_wall_) * state_.speed;
+  // Spend at most a frame's budget; when the simulation cannot keep up,
+  // drop the backlog instead of spiralling.
+  while (data.time < target) {
+    const double before = data.time;
+    step_once();
+    if (data.time <= before) break;  // reset after a bad state
+    if (glfwGetTime() - now > 1.0 / 30) {
+      sync_wall_ = glfwGetTime();
+      sync_sim_ = data.time;
+      break;
+    }
+  }
+  const double wall = glfwGetTime() - rtf_wall_;
+  if (wall > 0.5) {
+    state_.real_time_factor = std::max(0.0, data.time - rtf_sim_) / wall;
+    rtf_wall_ += wall;
+    rtf_sim_ = data.time;
+  }
+}
+
+void App::simulate_frame() {
+  if (state_.model == nullptr) return;
+  if (!state_.running) {
+    forward(*state_.model, *state_.data);
+    return;
+  }
+  const int steps =
+      std::max(1, static_cast<int>(std::lround(kFrameSeconds / state_.model->options.timestep)));
+  const auto start = std::chrono::steady_clock::now();
+  for (int k = 0; k < steps; ++k) step_once();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (wall > 0) state_.real_time_factor = steps * state_.model->options.timestep / wall;
+}
+
+void App::view_rectangle(int& x, int& y, int& width, int& height) const {
+  // In window coordinates (y down): the strip between the side panels.
+  int w = 0, h = 0;
+  glfwGetWindowSize(window_, &w, &h);
+  const int side = state_.show_panels ? static_cast<int>(kPanelWidth) : 0;
+  x = side;
+  y = 0;
+  width = std::max(1, w - 2 * side);
+  height = std::max(1, h);
+}
+
+CameraView App::current_view() const {
+  return camera_view(state_.camera, *state_.model, *state_.data, state_.bounds);
+}
+
+std::vector<DrawItem> App::build_items(bool with_overlays) const {
+  std::vector<DrawItem> items;
+  const OverlayScale scale = overlay_scale(*state_.model, state_.bounds, state_.visual);
+  add_model_items(*state_.model, *state_.data, state_.visual, state_.highlight, scale, items);
+  if (with_overlays) {
+    add_overlay_items(*state_.model, *state_.data, state_.visual, state_.highlight, scale,
+                      state_.perturbation, items);
+  }
+  return items;
+}
+
+void App::draw_frame(GLuint framebuffer, int fb_width, int fb_height) {
+  int x, y, w, h, win_w, win_h;
+  view_rectangle(x, y, w, h);
+  glfwGetWindowSize(window_, &win_w, &win_h);
+  const double sx = static_cast<double>(fb_width) / std::max(win_w, 1);
+  const double sy = static_cast<double>(fb_height) / std::max(win_h, 1);
+  if (state_.model != nullptr) {
+    update_camera(state_.camera, *state_.model, *state_.data);
+    const CameraView view = current_view();
+    renderer_->render(*state_.model, *state_.data, view, state_.bounds, state_.visual,
+                      build_items(true), framebuffer, static_cast<int>(x * sx), 0,
+                      static_cast<int>(w * sx), static_cast<int>(h * sy));
+  } else {
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+    glViewport(0, 0, fb_width, fb_height);
+    glClearColor(0.12f, 0.13f, 0.16f, 1);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  }
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  if (state_.show_panels) {
+    draw_control_panel(state_);
+    draw_model_panel(state_);
+    draw_contact_inspector(state_);
+  }
+  draw_status_line(state_);
+  draw_load_error(state_);
+  ImGui::Render();
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+  glViewport(0, 0, fb_width, fb_height);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+PickResult App::pick_at(double mx, double my) {
+  PickResult none;
+  if (state_.model == nullptr) return none;
+  int x, y, w, h;
+  view_rectangle(x, y, w, h);
+  const int px = static_cast<int>(mx) - x, py = static_cast<int>(my) - y;
+  if (px < 0 || py < 0 || px >= w || py >= h) return none;
+  return renderer_->pick(current_view(), build_items(false), w, h, px, py);
+}
+
+void App::select_at(double mx, double my) {
+  const PickResult hit = pick_at(mx, my);
+  Highlight& highlight = state_.highlight;
+  if (hit.geom < 0) {
+    highlight = Highlight{};
+    return;
+  }
+  const int body = state_.model->geoms.body[hit.geom];
+  highlight.body = body > 0 ? body : -1;
+  highlight.geom = hit.geom;
+  // A contact close to the clicked point is selected too.
+  highlight.contact = -1;
+  const double reach = 3 * overlay_scale(*state_.model, state_.bounds, state_.visual).size + 1e-9;
+  double best = reach;
+  const auto& contacts = state_.data->contacts;
+  for (int c = 0; c < static_cast<int>(contacts.size()); ++c) {
+    const double d = (contacts[c].pos - hit.point).norm();
+    if (d < best) {
+      best = d;
+      highlight.contact = c;
+    }
+  }
+}
+
+void App::on_mouse_button(int button, int action, int mods) {
+  const bool pressed = action == GLFW_PRESS;
+  if (pressed && ImGui::GetIO().WantCaptureMouse) return;
+  if (button == GLFW_MOUSE_BUTTON_LEFT) left_ = pressed;
+  if (button == GLFW_MOUSE_BUTTON_RIGHT) right_ = pressed;
+  if (button == GLFW_MOUSE_BUTTON_MIDDLE) middle_ = pressed;
+  if (!pressed) {
+    if (button == perturb_button_ && state_.data) {
+      end_perturbation(state_.perturbation, *state_.data);
+      perturb_button_ = -1;
+    }
+    return;
+  }
+  if (state_.model == nullptr) return;
+  const double now = glfwGetTime();
+  const bool double_click =
+      button == last_click_button_ && now - last_click_time_ < kDoubleClickSeconds &&
+      std::abs(mouse_x_ - last_click_x_) < 5 && std::abs(mouse_y_ - last_click_y_) < 5;
+  last_click_button_ = button;
+  last_click_time_ = double_click ? -1 : now;
+  last_click_x_ = mouse_x_;
+  last_click_y_ = mouse_y_;
+  const bool ctrl = (mods & GLFW_MOD_CONTROL) != 0;
+  if (double_click && button == GLFW_MOUSE_BUTTON_LEFT) {
+    select_at(mouse_x_, mouse_y_);
+    return;
+  }
+  if (double_click && button == GLFW_MOUSE_BUTTON_RIGHT) {
+    // Look at the clicked point; with Ctrl, follow its body.
+    const PickResult hit = pick_at(mouse_x_, mouse_y_);
+    if (hit.geom < 0) return;
+    Camera& camera = state_.camera;
+    const CameraView view = current_view();
+    if (camera.mode == CameraMode::kFixed) {
+      camera.mode = CameraMode::kFree;
+      camera.distance = (hit.point - view.eye).norm();
+    }
+    camera.lookat = hit.point;
+    const int body = state_.model->geoms.body[hit.geom];
+    if (ctrl && body > 0) {
+      camera.mode = CameraMode::kTracking;
+      camera.track_body = body;
+      camera.track_offset = hit.point - state_.data->subtree_com[body];
+    }
+    return;
+  }
+  if (ctrl && (button == GLFW_MOUSE_BUTTON_LEFT || button == GLFW_MOUSE_BUTTON_RIGHT)) {
+    // Grab the body under the cursor, or the selected body at its centre.
+    const PickResult hit = pick_at(mouse_x_, mouse_y_);
+    int body = hit.geom >= 0 ? state_.model->geoms.body[hit.geom] : -1;
+    Vector3d grab = hit.point;
+    if (body <= 0 && state_.highlight.body > 0) {
+      body = state_.highlight.body;
+      grab = state_.data->xipos[body];
+    }
+    if (body <= 0) return;
+    state_.highlight.body = body;
+    const PerturbMode mode =
+        button == GLFW_MOUSE_BUTTON_LEFT ? PerturbMode::kTranslate : PerturbMode::kRotate;
+    begin_perturbation(state_.perturbation, mode, body, grab, *state_.data);
+    perturb_button_ = button;
+  }
+}
+
+void App::on_cursor(double x, double y) {
+  const double dx = x - mouse_x_, dy = y - mouse_y_;
+  mouse_x_ = x;
+  mouse_y_ = y;
+  if (state_.model == nullptr || !(left_ || right_ || middle_)) return;
+  int vx, vy, w, h;
+  view_rectangle(vx, vy, w, h);
+  const double fx = dx / h, fy = dy / h;
+  if (state_.perturbation.mode != PerturbMode::kNone) {
+    move_perturbation(state_.perturbation, current_view(), fx, fy);
+    return;
+  }
+  Camera& camera = state_.camera;
+  if (camera.mode == CameraMode::kFixed) {
+    // Leave the model camera for a free camera where it was.
+    const CameraView view = current_view();
+    camera.mode = CameraMode::kFree;
+    camera.distance = std::max(0.5 * state_.bounds.extent, 0.1);
+    const Vector3d forward = -view.rotation.col(2);
+    camera.lookat = view.eye + camera.distance * forward;
+    camera.azimuth = std::atan2(forward.y(), forward.x()) * 180 / M_PI;
+    camera.elevation = std::asin(std::clamp(forward.z(), -1.0, 1.0)) * 180 / M_PI;
+  }
+  if (left_) {
+    orbit(camera, fx, fy);
+  } else if (right_) {
+    pan(camera, current_view(), fx, fy);
+  } else if (middle_) {
+    zoom(camera, -4 * fy);
+  }
+}
+
+void App::on_scroll(double dy) {
+  if (ImGui::GetIO().WantCaptureMouse || state_.model == nullptr) return;
+  if (state_.camera.mode == CameraMode::kFixed) return;
+  zoom(state_.camera, 0.1 * dy);
+}
+
+void App::on_key(int key, int action, int mods) {
+  if (action == GLFW_RELEASE || ImGui::GetIO().WantCaptureKeyboard) return;
+  const bool ctrl = (mods & GLFW_MOD_CONTROL) != 0;
+  VisualOptions& v = state_.visual;
+  switch (key) {
+    case GLFW_KEY_SPACE:
+      state_.running = !state_.running;
+      break;
+    case GLFW_KEY_RIGHT:
+      state_.step_requested = true;
+      break;
+    case GLFW_KEY_BACKSPACE:
+      state_.reset_requested = true;
+      break;
+    case GLFW_KEY_L:
+      if (ctrl) state_.reload_requested = true;
+      break;
+    case GLFW_KEY_MINUS:
+      state_.speed = std::max(state_.speed / 2, 1.0 / 64);
+      break;
+    case GLFW_KEY_EQUAL:
+      state_.speed = std::min(state_.speed * 2, 16.0);
+      break;
+    case GLFW_KEY_TAB:
+      state_.show_panels = !state_.show_panels;
+      break;
+    case GLFW_KEY_ESCAPE:
+      state_.camera_reset_requested = true;
+      break;
+    case GLFW_KEY_LEFT_BRACKET:
+    case GLFW_KEY_RIGHT_BRACKET: {
+      // Cycle through the model's cameras and the free camera (-1).
+      if (state_.model == nullptr) break;
+      const int n = state_.model->cameras.count();
+      Camera& camera = state_.camera;
+      int current = camera.mode == CameraMode::kFixed ? camera.fixed_camera : -1;
+      current += key == GLFW_KEY_RIGHT_BRACKET ? 1 : -1;
+      if (current >= n) current = -1;
+      if (current < -1) current = n - 1;
+      camera.mode = current >= 0 ? CameraMode::kFixed : CameraMode::kFree;
+      camera.fixed_camera = current;
+      break;
+    }
+    case GLFW_KEY_C:
+      v.contact_points = !v.contact_points;
+      break;
+    case GLFW_KEY_F:
+      v.contact_forces = !v.contact_forces;
+      break;
+    case GLFW_KEY_K:
+      v.friction_cones = !v.friction_cones;
+      break;
+    case GLFW_KEY_V:
+      v.violations = !v.violations;
+      break;
+    case GLFW_KEY_B:
+      v.body_frames = !v.body_frames;
+      break;
+    case GLFW_KEY_J:
+      v.joint_axes = !v.joint_axes;
+      break;
+    case GLFW_KEY_M:
+      v.center_of_mass = !v.center_of_mass;
+      break;
+    case GLFW_KEY_I:
+      v.inertia_boxes = !v.inertia_boxes;
+      break;
+    case GLFW_KEY_T:
+      v.transparent = !v.transparent;
+      break;
+    case GLFW_KEY_S:
+      v.shadows = !v.shadows;
+      break;
+    default:
+      if (key >= GLFW_KEY_0 && key <= GLFW_KEY_5) {
+        v.geom_groups[key - GLFW_KEY_0] = !v.geom_groups[key - GLFW_KEY_0];
+      }
+      break;
+  }
+}
+
+void App::on_drop(int count, const char** paths) {
+  if (count > 0) state_.open_requested = paths[0];
+}
+
+int App::run() {
+  try {
+    renderer_ = std::make_unique<Renderer>();
+  } catch (const std::exception& e) {
+    std::cerr << "pliant view: cannot set up the renderer: " << e.what() << "\n";
+    return 2;
+  }
+  init_imgui();
+  if (!options_.model_path.empty()) load(options_.model_path);
+  apply_start_options();
+
+  const bool screenshot = !options_.screenshot.empty();
+  int exit_code = 0;
+  if (screenshot) {
+    int fb_w = 0, fb_h = 0;
+    glfwGetFramebufferSize(window_, &fb_w, &fb_h);
+    Framebuffer target(fb_w, fb_h, 4);
+    // A few frames at least, so that the panels have settled their sizes.
+    const int frames = std::max(options_.frames, 3);
+    for (int f = 0; f < frames; ++f) {
+      glfwPollEvents();
+      handle_requests();
+      simulate_frame();
+      draw_frame(target.id(), fb_w, fb_h);
+    }
+    std::string error;
+    if (!write_png(options_.screenshot, target.read(), &error)) {
+      std::cerr << "pliant view: " << error << "\n";
+      exit_code = 2;
+    } else {
+      std::cout << "wrote " << options_.screenshot << " (" << fb_w << "x" << fb_h
+                << ", t = " << (state_.data ? state_.data->time : 0.0) << " s)\n";
+    }
+    if (state_.load_error) exit_code = 2;
+  } else {
+    glfwSwapInterval(1);
+    resync_clock();
+    while (!glfwWindowShouldClose(window_)) {
+      glfwPollEvents();
+      const double now = glfwGetTime();
+      if (now - last_watch_poll_ > 0.5) {
+        last_watch_poll_ = now;
+        if (watcher_.changed()) state_.reload_requested = true;
+      }
+      handle_requests();
+      simulate();
+      int fb_w = 0, fb_h = 0;
+      glfwGetFramebufferSize(window_, &fb_w, &fb_h);
+      if (fb_w > 0 && fb_h > 0) draw_frame(0, fb_w, fb_h);
+      glfwSwapBuffers(window_);
+      if (fb_w == 0) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  renderer_.reset();
+  return exit_code;
+}
+
+}  // namespace
+
+int run_viewer(const ViewOptions& options) {
+  std::string error;
+  const bool screenshot = !options.screenshot.empty();
+  std::unique_ptr<GlContext> context =
+      GlContext::create(options.width, options.height, !screenshot, "Pliant", &error);
+  if (!context) {
+    std::cerr << "pliant view: " << error << "\n";
+    return 2;
+  }
+  App app(*context, options);
+  return app.run();
+}
+
+}  // namespace pliant::viewer

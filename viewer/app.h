@@ -1,0 +1,31 @@
+#pragma once
+
+// The viewer application: a window showing a model simulating in real
+// time, with mouse camera control, selection and perturbation, overlays,
+// panels and the contact inspector; reloads the model when its files change.
+// With a screenshot path it renders a number of frames offscreen (stepping
+// the simulation), writes the last one as a PNG and returns.
+
+#include <string>
+#include <vector>
+
+namespace pliant::viewer {
+
+struct ViewOptions {
+  std::string model_path;  // empty: no model until one is opened or dropped
+  std::string screenshot;  // non-empty: headless picture mode
+  int frames = 60;         // screenshot: frames to render, 1/60 s of simulation each
+  int width = 1280, height = 800;
+  std::string select_body;        // body to select at start (name)
+  std::string camera;             // model camera to look through at start (name)
+  std::vector<std::string> show;  // overlays to turn on: contacts, forces, cones, frames,
+                                  // joints, com, inertia, violations, transparent, all
+  bool paused = false;
+  bool hide_panels = false;
+};
+
+// Runs the viewer; returns a process exit code (0 fine, 2 no OpenGL context
+// or the screenshot could not be written). Errors are printed to stderr.
+int run_viewer(const ViewOptions& options);
+
+}  // namespace pliant::viewer

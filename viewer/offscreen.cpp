@@ -1,0 +1,165 @@
+#include "viewer/offscreen.h"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <stb_image_write.h>
+
+#include <stdexcept>
+
+#include "viewer/overlays.h"
+#include "viewer/renderer.h"
+
+namespace pliant::viewer {
+namespace {
+
+std::string g_glfw_error;  // the last message GLFW reported
+int g_context_count = 0;   // live contexts; GLFW is terminated with the last
+
+void remember_glfw_error(int code, const char* description) {
+  g_glfw_error = std::string(description) + " (GLFW error " + std::to_string(code) + ")";
+}
+
+}  // namespace
+
+bool write_png(const std::string& path, const Image& image, std::string* error) {
+  if (image.width <= 0 || image.height <= 0 ||
+      image.rgb.size() != static_cast<size_t>(3 * image.width * image.height)) {
+    if (error != nullptr) *error = "the image to write is empty";
+    return false;
+  }
+  if (stbi_write_png(path.c_str(), image.width, image.height, 3, image.rgb.data(),
+                     3 * image.width) == 0) {
+    if (error != nullptr) *error = "cannot write the PNG file " + path;
+    return false;
+  }
+  return true;
+}
+
+std::unique_ptr<GlContext> GlContext::create(int width, int height, bool visible,
+                                             const std::string& title, std::string* error) {
+  glfwSetErrorCallback(remember_glfw_error);
+  g_glfw_error.clear();
+  if (g_context_count == 0 && !glfwInit()) {
+    *error = "cannot initialise GLFW: " +
+             (g_glfw_error.empty() ? std::string("unknown reason") : g_glfw_error) +
+             ". Is there a display? Headless, run under Xvfb: xvfb-run -a -s \"-screen 0 "
+             "1280x800x24\" pliant view ...";
+    return nullptr;
+  }
+  glfwDefaultWindowHints();
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
+  glfwWindowHint(GLFW_SAMPLES, 4);
+  GLFWwindow* window = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
+  if (window == nullptr) {
+    *error = "cannot create an OpenGL 3.3 core context: " +
+             (g_glfw_error.empty() ? std::string("unknown reason") : g_glfw_error);
+    if (g_context_count == 0) glfwTerminate();
+    return nullptr;
+  }
+  glfwMakeContextCurrent(window);
+  ++g_context_count;
+  return std::unique_ptr<GlContext>(new GlContext(window));
+}
+
+GlContext::~GlContext() {
+  glfwDestroyWindow(window_);
+  if (--g_context_count == 0) glfwTerminate();
+}
+
+Framebuffer::Framebuffer(int width, int height, int samples) : width_(width), height_(height) {
+  glGenFramebuffers(1, &fbo_);
+  glGenRenderbuffers(1, &color_);
+  glGenRenderbuffers(1, &depth_);
+  glBindRenderbuffer(GL_RENDERBUFFER, color_);
+  glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_RGBA8, width, height);
+  glBindRenderbuffer(GL_RENDERBUFFER, depth_);
+  glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_DEPTH_COMPONENT24, width, height);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color_);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth_);
+  const bool complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+  glGenFramebuffers(1, &resolve_fbo_);
+  glGenRenderbuffers(1, &resolve_color_);
+  glBindRenderbuffer(GL_RENDERBUFFER, resolve_color_);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+  glBindFramebuffer(GL_FRAMEBUFFER, resolve_fbo_);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, resolve_color_);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  if (!complete) throw std::runtime_error("the offscreen framebuffer is incomplete");
+}
+
+Framebuffer::~Framebuffer() {
+  glDeleteFramebuffers(1, &fbo_);
+  glDeleteFramebuffers(1, &resolve_fbo_);
+  glDeleteRenderbuffers(1, &color_);
+  glDeleteRenderbuffers(1, &depth_);
+  glDeleteRenderbuffers(1, &resolve_color_);
+}
+
+Image Framebuffer::read() {
+  // Resolve the samples, then read bottom-up rows and flip them.
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, resolve_fbo_);
+  glBlitFramebuffer(0, 0, width_, height_, 0, 0, width_, height_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, resolve_fbo_);
+  Image image;
+  image.width = width_;
+  image.height = height_;
+  std::vector<unsigned char> rows(3 * width_ * height_);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, width_, height_, GL_RGB, GL_UNSIGNED_BYTE, rows.data());
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  image.rgb.resize(rows.size());
+  const size_t stride = 3 * width_;
+  for (int y = 0; y < height_; ++y) {
+    std::copy_n(rows.begin() + (height_ - 1 - y) * stride, stride, image.rgb.begin() + y * stride);
+  }
+  return image;
+}
+
+std::unique_ptr<OffscreenRenderer> OffscreenRenderer::create(int width, int height,
+                                                             std::string* error) {
+  std::unique_ptr<OffscreenRenderer> out(new OffscreenRenderer());
+  out->context_ = GlContext::create(width, height, false, "pliant offscreen", error);
+  if (!out->context_) return nullptr;
+  try {
+    out->renderer_ = std::make_unique<Renderer>();
+    out->framebuffer_ = std::make_unique<Framebuffer>(width, height, 4);
+  } catch (const std::exception& e) {
+    *error = e.what();
+    return nullptr;
+  }
+  return out;
+}
+
+OffscreenRenderer::~OffscreenRenderer() {
+  // GL objects go before their context.
+  if (context_) glfwMakeContextCurrent(context_->window());
+  framebuffer_.reset();
+  renderer_.reset();
+}
+
+void OffscreenRenderer::set_model(const Model& model) {
+  glfwMakeContextCurrent(context_->window());
+  renderer_->set_model(model);
+}
+
+Image OffscreenRenderer::render(const Model& model, const Data& data, const Camera& camera,
+                                const VisualOptions& options, const Highlight& highlight) {
+  glfwMakeContextCurrent(context_->window());
+  const SceneBounds bounds = scene_bounds(model, data);
+  const CameraView view = camera_view(camera, model, data, bounds);
+  const OverlayScale scale = overlay_scale(model, bounds, options);
+  std::vector<DrawItem> items;
+  add_model_items(model, data, options, highlight, scale, items);
+  add_overlay_items(model, data, options, highlight, scale, Perturbation{}, items);
+  renderer_->render(model, data, view, bounds, options, items, framebuffer_->id(), 0, 0,
+                    framebuffer_->width(), framebuffer_->height());
+  return framebuffer_->read();
+}
+
+}  // namespace pliant::viewer

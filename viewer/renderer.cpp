@@ -1,0 +1,459 @@
+#include "viewer/renderer.h"
+
+#include <stb_image.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+namespace pliant::viewer {
+namespace {
+
+using Eigen::Matrix4f;
+using Eigen::Vector3f;
+
+constexpr double kDegree = std::numbers::pi / 180;
+
+struct LightData {
+  Vector3f position = Vector3f::Zero(), direction = -Vector3f::UnitZ();
+  Vector3f ambient = Vector3f::Zero(), diffuse = Vector3f::Zero(), specular = Vector3f::Zero();
+  Vector3f attenuation = Vector3f(1, 0, 0);
+  bool directional = true;
+  float cos_cutoff = -1, exponent = 0;
+};
+
+// A camera matrix at `eye` looking along `forward`.
+Matrix4f look_along(const Vector3d& eye, const Vector3d& forward) {
+  const Vector3d f = forward.normalized();
+  const Vector3d helper = std::abs(f.z()) > 0.99 ? Vector3d::UnitY() : Vector3d::UnitZ();
+  const Vector3d right = f.cross(helper).normalized(), up = right.cross(f);
+  Eigen::Matrix4d m = Eigen::Matrix4d::Identity();
+  m.block<1, 3>(0, 0) = right.transpose();
+  m.block<1, 3>(1, 0) = up.transpose();
+  m.block<1, 3>(2, 0) = -f.transpose();
+  m.topRightCorner<3, 1>() = -m.topLeftCorner<3, 3>() * eye;
+  return m.cast<float>();
+}
+
+Matrix4f orthographic(double half, double znear, double zfar) {
+  Eigen::Matrix4d p = Eigen::Matrix4d::Identity();
+  p(0, 0) = p(1, 1) = 1 / half;
+  p(2, 2) = -2 / (zfar - znear);
+  p(2, 3) = -(zfar + znear) / (zfar - znear);
+  return p.cast<float>();
+}
+
+Matrix4f perspective(double fovy_degrees, double znear, double zfar) {
+  CameraView view;
+  view.fovy = fovy_degrees;
+  view.znear = znear;
+  view.zfar = zfar;
+  return projection_matrix(view, 1);
+}
+
+// MuJoCo's builtin 2-D textures: a 2x2 checker of rgb1/rgb2, a vertical
+// gradient, or a flat colour.
+std::vector<unsigned char> builtin_texture(const std::string& kind, const Vector3d& rgb1,
+                                           const Vector3d& rgb2, int width, int height) {
+  std::vector<unsigned char> pixels(3 * width * height);
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      Vector3d c = rgb1;
+      if (kind == "checker") {
+        const bool first = (2 * x < width) == (2 * y < height);
+        c = first ? rgb1 : rgb2;
+      } else if (kind == "gradient") {
+        const double t = height > 1 ? static_cast<double>(y) / (height - 1) : 0;
+        c = (1 - t) * rgb1 + t * rgb2;
+      }
+      for (int k = 0; k < 3; ++k) {
+        pixels[3 * (y * width + x) + k] =
+            static_cast<unsigned char>(std::clamp(c[k], 0.0, 1.0) * 255 + 0.5);
+      }
+    }
+  }
+  return pixels;
+}
+
+GLuint upload_texture(const unsigned char* pixels, int width, int height, int channels) {
+  GLuint id = 0;
+  glGenTextures(1, &id);
+  glBindTexture(GL_TEXTURE_2D, id);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  const GLenum format = channels == 4 ? GL_RGBA : channels == 1 ? GL_RED : GL_RGB;
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, format, GL_UNSIGNED_BYTE, pixels);
+  glGenerateMipmap(GL_TEXTURE_2D);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+  return id;
+}
+
+std::vector<LightData> collect_lights(const Model& model, const Data& data, const CameraView& view,
+                                      const VisualOptions& options, int* shadow_light) {
+  std::vector<LightData> lights;
+  *shadow_light = -1;
+  const Lights& ml = model.lights;
+  for (int l = 0; options.model_lights && l < ml.count(); ++l) {
+    if (!ml.active[l] || static_cast<int>(lights.size()) >= kMaxLights - 1) continue;
+    const int body = ml.body[l];
+    LightData light;
+    light.position = (data.xpos[body] + data.xmat[body] * ml.pos[l]).cast<float>();
+    light.direction = (data.xmat[body] * ml.dir[l]).normalized().cast<float>();
+    light.ambient = ml.ambient[l].cast<float>();
+    light.diffuse = ml.diffuse[l].cast<float>();
+    light.specular = ml.specular[l].cast<float>();
+    light.attenuation = ml.attenuation[l].cast<float>();
+    light.directional = ml.directional[l];
+    light.cos_cutoff = static_cast<float>(std::cos(ml.cutoff[l] * kDegree));
+    light.exponent = static_cast<float>(ml.exponent[l]);
+    if (*shadow_light < 0 && ml.castshadow[l]) *shadow_light = static_cast<int>(lights.size());
+    lights.push_back(light);
+  }
+  if (options.headlight) {
+    // MuJoCo's default headlight: a directional light along the view.
+    LightData head;
+    head.direction = (-view.rotation.col(2)).cast<float>();
+    head.ambient = Vector3f::Constant(0.1f);
+    head.diffuse = Vector3f::Constant(0.4f);
+    head.specular = Vector3f::Constant(0.5f);
+    head.attenuation = Vector3f(1, 0, 0);
+    lights.push_back(head);
+  }
+  return lights;
+}
+
+// The light's view and projection covering the scene: a frustum of twice
+// the cutoff angle for spot lights, a box around the scene for directional
+// lights.
+Matrix4f light_view_projection(const LightData& light, const SceneBounds& bounds) {
+  const double extent = bounds.extent;
+  const Vector3d dir = light.direction.cast<double>();
+  if (light.directional) {
+    const Vector3d eye = bounds.center - 4 * extent * dir;
+    return orthographic(2.5 * extent, 0.01 * extent, 10 * extent) * look_along(eye, dir);
+  }
+  const Vector3d eye = light.position.cast<double>();
+  const double cutoff = std::acos(std::clamp<double>(light.cos_cutoff, -1, 1)) / kDegree;
+  const double fovy = std::clamp(2 * cutoff, 10.0, 150.0);
+  const double far = (eye - bounds.center).norm() + 4 * extent;
+  return perspective(fovy, std::max(0.02 * far, 1e-3), far) * look_along(eye, dir);
+}
+
+Eigen::Matrix3f normal_matrix(const Matrix4f& transform) {
+  return transform.topLeftCorner<3, 3>().inverse().transpose();
+}
+
+}  // namespace
+
+Renderer::Renderer()
+    : scene_(scene_vertex_shader(), scene_fragment_shader()),
+      depth_(depth_vertex_shader(), depth_fragment_shader()),
+      flat_(flat_vertex_shader(), flat_fragment_shader()),
+      background_(background_vertex_shader(), background_fragment_shader()),
+      sphere_(make_sphere(48, 24)),
+      hemisphere_(make_hemisphere(48, 12)),
+      tube_(make_cylinder(48, false)),
+      cylinder_(make_cylinder(48, true)),
+      cone_(make_cone(32)),
+      box_(make_box()),
+      plane_(make_plane()),
+      sky_top_(0.45f, 0.55f, 0.7f),
+      sky_bottom_(0.12f, 0.13f, 0.16f) {
+  glGenTextures(1, &shadow_texture_);
+  glBindTexture(GL_TEXTURE_2D, shadow_texture_);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT24, shadow_size_, shadow_size_, 0,
+               GL_DEPTH_COMPONENT, GL_FLOAT, nullptr);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_COMPARE_FUNC, GL_LEQUAL);
+  glGenFramebuffers(1, &shadow_fbo_);
+  glBindFramebuffer(GL_FRAMEBUFFER, shadow_fbo_);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, shadow_texture_, 0);
+  glDrawBuffer(GL_NONE);
+  glReadBuffer(GL_NONE);
+  if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+    throw std::runtime_error("the shadow-map framebuffer is incomplete");
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glGenVertexArrays(1, &empty_vao_);
+}
+
+Renderer::~Renderer() {
+  for (GLuint t : textures_) {
+    if (t != 0) glDeleteTextures(1, &t);
+  }
+  glDeleteTextures(1, &shadow_texture_);
+  glDeleteFramebuffers(1, &shadow_fbo_);
+  if (pick_fbo_ != 0) {
+    glDeleteFramebuffers(1, &pick_fbo_);
+    glDeleteRenderbuffers(1, &pick_color_);
+    glDeleteRenderbuffers(1, &pick_depth_);
+  }
+  glDeleteVertexArrays(1, &empty_vao_);
+}
+
+void Renderer::set_model(const Model& model) {
+  model_meshes_.clear();
+  for (int m = 0; m < model.meshes.count(); ++m) {
+    model_meshes_.emplace_back(make_model_mesh(model, m));
+  }
+  for (GLuint t : textures_) {
+    if (t != 0) glDeleteTextures(1, &t);
+  }
+  textures_.assign(model.textures.count(), 0);
+  sky_top_ = Vector3f(0.45f, 0.55f, 0.7f);
+  sky_bottom_ = Vector3f(0.12f, 0.13f, 0.16f);
+  const Textures& tex = model.textures;
+  for (int t = 0; t < tex.count(); ++t) {
+    if (tex.type[t] == 2 && tex.builtin[t] == "gradient") {
+      // A gradient skybox: rgb1 overhead fading towards rgb2 below.
+      sky_top_ = tex.rgb1[t].cast<float>();
+      sky_bottom_ = (0.45 * tex.rgb1[t] + 0.55 * tex.rgb2[t]).cast<float>();
+    }
+    if (tex.type[t] != 0) continue;
+    if (!tex.builtin[t].empty() && tex.builtin[t] != "none") {
+      const int w = std::clamp(tex.width[t], 2, 1024), h = std::clamp(tex.height[t], 2, 1024);
+      const auto pixels = builtin_texture(tex.builtin[t], tex.rgb1[t], tex.rgb2[t], w, h);
+      textures_[t] = upload_texture(pixels.data(), w, h, 3);
+    } else if (!tex.file[t].empty()) {
+      int w = 0, h = 0, channels = 0;
+      unsigned char* pixels = stbi_load(tex.file[t].c_str(), &w, &h, &channels, 0);
+      if (pixels != nullptr) {
+        textures_[t] = upload_texture(pixels, w, h, channels);
+        stbi_image_free(pixels);
+      }
+    }
+  }
+}
+
+const GpuMesh* Renderer::mesh_for(const DrawItem& item) const {
+  switch (item.shape) {
+    case Shape::kSphere:
+      return &sphere_;
+    case Shape::kHemisphere:
+      return &hemisphere_;
+    case Shape::kTube:
+      return &tube_;
+    case Shape::kCylinder:
+      return &cylinder_;
+    case Shape::kCone:
+      return &cone_;
+    case Shape::kBox:
+      return &box_;
+    case Shape::kPlane:
+      return &plane_;
+    case Shape::kMesh:
+      if (item.mesh >= 0 && item.mesh < static_cast<int>(model_meshes_.size())) {
+        return &model_meshes_[item.mesh];
+      }
+      return nullptr;
+  }
+  return nullptr;
+}
+
+void Renderer::shadow_pass(const std::vector<DrawItem>& items, const Matrix4f& light_view_proj) {
+  glBindFramebuffer(GL_FRAMEBUFFER, shadow_fbo_);
+  glViewport(0, 0, shadow_size_, shadow_size_);
+  glClear(GL_DEPTH_BUFFER_BIT);
+  glEnable(GL_DEPTH_TEST);
+  glEnable(GL_POLYGON_OFFSET_FILL);
+  glPolygonOffset(2.0f, 4.0f);
+  depth_.use();
+  glUniformMatrix4fv(depth_.uniform("u_light_view_projection"), 1, GL_FALSE,
+                     light_view_proj.data());
+  const GLint model_loc = depth_.uniform("u_model");
+  for (const DrawItem& item : items) {
+    if (!item.cast_shadow || item.color.w() < 0.5f) continue;
+    const GpuMesh* mesh = mesh_for(item);
+    if (mesh == nullptr) continue;
+    glUniformMatrix4fv(model_loc, 1, GL_FALSE, item.transform.data());
+    mesh->draw();
+  }
+  glDisable(GL_POLYGON_OFFSET_FILL);
+}
+
+void Renderer::draw_item(const DrawItem& item) {
+  const GpuMesh* mesh = mesh_for(item);
+  if (mesh == nullptr) return;
+  glUniformMatrix4fv(scene_.uniform("u_model"), 1, GL_FALSE, item.transform.data());
+  const Eigen::Matrix3f normals = normal_matrix(item.transform);
+  glUniformMatrix3fv(scene_.uniform("u_normal_matrix"), 1, GL_FALSE, normals.data());
+  glUniform4fv(scene_.uniform("u_color"), 1, item.color.data());
+  glUniform1f(scene_.uniform("u_specular"), item.specular);
+  // MuJoCo's shininess in [0, 1] is an exponent of up to 128.
+  glUniform1f(scene_.uniform("u_shininess"), std::max(1.0f, 128.0f * item.shininess));
+  glUniform1f(scene_.uniform("u_emission"), item.emission);
+  glUniform1i(scene_.uniform("u_lit"), item.lit ? 1 : 0);
+  int mode = static_cast<int>(item.texture_mode);
+  if (item.texture_mode == TextureMode::kTexture) {
+    const bool valid = item.texture >= 0 && item.texture < static_cast<int>(textures_.size()) &&
+                       textures_[item.texture] != 0;
+    if (valid) {
+      glActiveTexture(GL_TEXTURE0);
+      glBindTexture(GL_TEXTURE_2D, textures_[item.texture]);
+    } else {
+      mode = static_cast<int>(TextureMode::kGrid);
+    }
+  }
+  glUniform1i(scene_.uniform("u_texture_mode"), mode);
+  glUniform2fv(scene_.uniform("u_tex_scale"), 1, item.tex_scale.data());
+  mesh->draw();
+}
+
+void Renderer::render(const Model& model, const Data& data, const CameraView& view,
+                      const SceneBounds& bounds, const VisualOptions& options,
+                      const std::vector<DrawItem>& items, GLuint framebuffer, int x, int y,
+                      int width, int height) {
+  if (width <= 0 || height <= 0) return;
+  int shadow_light = -1;
+  const std::vector<LightData> lights = collect_lights(model, data, view, options, &shadow_light);
+  if (!options.shadows) shadow_light = -1;
+  Matrix4f light_view_proj = Matrix4f::Identity();
+  if (shadow_light >= 0) {
+    light_view_proj = light_view_projection(lights[shadow_light], bounds);
+    shadow_pass(items, light_view_proj);
+  }
+
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+  glDisable(GL_SCISSOR_TEST);
+  glClearColor(sky_bottom_.x(), sky_bottom_.y(), sky_bottom_.z(), 1);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  glViewport(x, y, width, height);
+  glDisable(GL_CULL_FACE);
+  glDisable(GL_BLEND);
+
+  // Background gradient, behind everything.
+  glDisable(GL_DEPTH_TEST);
+  background_.use();
+  glUniform3fv(background_.uniform("u_top"), 1, sky_top_.data());
+  glUniform3fv(background_.uniform("u_bottom"), 1, sky_bottom_.data());
+  glBindVertexArray(empty_vao_);
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
+  glDepthMask(GL_TRUE);
+  const Matrix4f view_proj =
+      projection_matrix(view, static_cast<double>(width) / height) * view_matrix(view);
+  scene_.use();
+  glUniformMatrix4fv(scene_.uniform("u_view_projection"), 1, GL_FALSE, view_proj.data());
+  glUniformMatrix4fv(scene_.uniform("u_light_view_projection"), 1, GL_FALSE,
+                     light_view_proj.data());
+  const Vector3f eye = view.eye.cast<float>();
+  glUniform3fv(scene_.uniform("u_eye"), 1, eye.data());
+  const int count = static_cast<int>(lights.size());
+  glUniform1i(scene_.uniform("u_light_count"), count);
+  for (int i = 0; i < count; ++i) {
+    auto loc = [&](const char* name) {
+      return scene_.uniform((std::string(name) + "[" + std::to_string(i) + "]").c_str());
+    };
+    glUniform3fv(loc("u_light_position"), 1, lights[i].position.data());
+    glUniform3fv(loc("u_light_direction"), 1, lights[i].direction.data());
+    glUniform3fv(loc("u_light_ambient"), 1, lights[i].ambient.data());
+    glUniform3fv(loc("u_light_diffuse"), 1, lights[i].diffuse.data());
+    glUniform3fv(loc("u_light_specular"), 1, lights[i].specular.data());
+    glUniform3fv(loc("u_light_attenuation"), 1, lights[i].attenuation.data());
+    glUniform1i(loc("u_light_directional"), lights[i].directional ? 1 : 0);
+    glUniform1f(loc("u_light_cos_cutoff"), lights[i].cos_cutoff);
+    glUniform1f(loc("u_light_exponent"), lights[i].exponent);
+  }
+  glUniform1i(scene_.uniform("u_shadow_light"), shadow_light);
+  glUniform1i(scene_.uniform("u_texture"), 0);
+  glUniform1i(scene_.uniform("u_shadow_map"), 1);
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, shadow_texture_);
+  glActiveTexture(GL_TEXTURE0);
+
+  // Opaque first; translucent items after, farthest first, without
+  // writing depth so they do not hide each other.
+  std::vector<std::pair<float, const DrawItem*>> translucent;
+  for (const DrawItem& item : items) {
+    if (item.color.w() < 0.999f) {
+      const Vector3f centre = item.transform.topRightCorner<3, 1>();
+      translucent.emplace_back((centre - eye).squaredNorm(), &item);
+      continue;
+    }
+    draw_item(item);
+  }
+  std::sort(translucent.begin(), translucent.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  glDepthMask(GL_FALSE);
+  for (const auto& [distance, item] : translucent) draw_item(*item);
+  glDepthMask(GL_TRUE);
+  glDisable(GL_BLEND);
+  glBindVertexArray(0);
+}
+
+void Renderer::ensure_pick_target(int width, int height) {
+  if (pick_fbo_ != 0 && width == pick_width_ && height == pick_height_) return;
+  if (pick_fbo_ == 0) {
+    glGenFramebuffers(1, &pick_fbo_);
+    glGenRenderbuffers(1, &pick_color_);
+    glGenRenderbuffers(1, &pick_depth_);
+  }
+  glBindRenderbuffer(GL_RENDERBUFFER, pick_color_);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+  glBindRenderbuffer(GL_RENDERBUFFER, pick_depth_);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, width, height);
+  glBindFramebuffer(GL_FRAMEBUFFER, pick_fbo_);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, pick_color_);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, pick_depth_);
+  pick_width_ = width;
+  pick_height_ = height;
+}
+
+PickResult Renderer::pick(const CameraView& view, const std::vector<DrawItem>& items, int width,
+                          int height, int x, int y) {
+  PickResult result;
+  if (width <= 0 || height <= 0 || x < 0 || y < 0 || x >= width || y >= height) return result;
+  ensure_pick_target(width, height);
+  glBindFramebuffer(GL_FRAMEBUFFER, pick_fbo_);
+  glViewport(0, 0, width, height);
+  glDisable(GL_BLEND);
+  glEnable(GL_DEPTH_TEST);
+  glDepthMask(GL_TRUE);
+  glClearColor(0, 0, 0, 0);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  const Matrix4f view_proj =
+      projection_matrix(view, static_cast<double>(width) / height) * view_matrix(view);
+  flat_.use();
+  glUniformMatrix4fv(flat_.uniform("u_view_projection"), 1, GL_FALSE, view_proj.data());
+  // Each geom drawn in a colour that encodes geom id + 1 (0 is background).
+  for (const DrawItem& item : items) {
+    if (item.geom < 0) continue;
+    const GpuMesh* mesh = mesh_for(item);
+    if (mesh == nullptr) continue;
+    const int code = item.geom + 1;
+    const float color[4] = {static_cast<float>(code & 255) / 255.0f,
+                            static_cast<float>((code >> 8) & 255) / 255.0f,
+                            static_cast<float>((code >> 16) & 255) / 255.0f, 1.0f};
+    glUniform4fv(flat_.uniform("u_color"), 1, color);
+    glUniformMatrix4fv(flat_.uniform("u_model"), 1, GL_FALSE, item.transform.data());
+    mesh->draw();
+  }
+  const int row = height - 1 - y;
+  unsigned char pixel[4] = {};
+  float depth = 1;
+  glReadPixels(x, row, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, pixel);
+  glReadPixels(x, row, 1, 1, GL_DEPTH_COMPONENT, GL_FLOAT, &depth);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  const int code = pixel[0] | (pixel[1] << 8) | (pixel[2] << 16);
+  if (code == 0 || depth >= 1) return result;
+  result.geom = code - 1;
+  // Back from normalised device coordinates to the world.
+  const Eigen::Vector4d ndc(2 * (x + 0.5) / width - 1, 1 - 2 * (y + 0.5) / height, 2 * depth - 1,
+                            1);
+  const Eigen::Vector4d world = view_proj.cast<double>().inverse() * ndc;
+  result.point = world.head<3>() / world.w();
+  return result;
+}
+
+}  // namespace pliant::viewer
