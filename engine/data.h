@@ -17,6 +17,7 @@
 #include "engine/collision/contact.h"
 #include "engine/constraint/constraint_rows.h"
 #include "model/model.h"
+#include "solvers/workspace.h"
 
 namespace pliant {
 
@@ -127,6 +128,10 @@ struct Data {
 
   // ---- energy (when the energy flag is on) ----
   double energy_potential = 0, energy_kinetic = 0;
+
+  // ---- constraint solver (solve_constraints) ----
+  SolverStatistics solver;           // iterations, convergence, per-iteration statistics
+  SolverWorkspace solver_workspace;  // working memory of the constraint solvers
 
   // ---- diagnostics ----
   std::array<Warning, static_cast<int>(WarningKind::kCount)> warnings{};

@@ -6,6 +6,7 @@
 #include "engine/actuation.h"
 #include "engine/collision/collision.h"
 #include "engine/constraint/assemble.h"
+#include "engine/constraint/solve.h"
 #include "engine/dynamics.h"
 #include "engine/integrators.h"
 #include "engine/kinematics.h"
@@ -62,10 +63,7 @@ void forward_actuation(const Model& m, Data& d) { actuation(m, d); }
 
 void forward_acceleration(const Model& m, Data& d) { smooth_acceleration(m, d); }
 
-void forward_constraint(const Model&, Data& d) {
-  d.qfrc_constraint.setZero();
-  d.qacc = d.qacc_smooth;
-}
+void forward_constraint(const Model& m, Data& d) { solve_constraints(m, d); }
 
 void forward(const Model& m, Data& d) {
   forward_position(m, d);

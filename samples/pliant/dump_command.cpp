@@ -6,6 +6,7 @@
 #include <random>
 #include <string>
 
+#include "engine/constraint/solve.h"
 #include "engine/dynamics.h"
 #include "engine/forward.h"
 #include "engine/load.h"
@@ -78,25 +79,58 @@ void print_step(long step, const Model& m, const Data& d) {
   line.array(d.qfrc_bias);
   line.key("qfrc_constraint");
   line.array(d.qfrc_constraint);
-  // Contacts and constraint rows are filled by the collision and constraint
-  // stages; until the model has them they print empty.
+  // Contacts: geoms, dist, dim, pos, frame (9, row-major) and the force in
+  // the contact frame (pyramid edges converted to normal + friction).
   line.key("ncon");
-  line.integer(0);
+  line.integer(static_cast<long>(d.contacts.size()));
   line.key("contacts");
-  line.raw("[]");
-  line.key("nefc");
-  line.integer(0);
-  for (const char* name : {"efc_type", "efc_pos", "efc_diagApprox", "efc_R", "efc_aref",
-                           "efc_force"}) {
-    line.key(name);
-    line.raw("[]");
+  line.raw("[");
+  for (size_t c = 0; c < d.contacts.size(); ++c) {
+    const Contact& con = d.contacts[c];
+    JsonLine item;
+    item.key("g");
+    item.array(std::vector<double>{double(con.geom1), double(con.geom2)});
+    item.key("dist");
+    item.number(con.dist);
+    item.key("dim");
+    item.integer(con.dim);
+    item.key("pos");
+    item.array(std::vector<double>{con.pos[0], con.pos[1], con.pos[2]});
+    item.key("frame");
+    std::vector<double> frame(9);
+    for (int k = 0; k < 9; ++k) frame[k] = con.frame(k / 3, k % 3);
+    item.array(frame);
+    item.key("force");
+    double force[6];
+    contact_force(m, d, static_cast<int>(c), force);
+    item.array(std::vector<double>(force, force + 6));
+    if (c) line.raw(",");
+    line.raw(item.finish().c_str());
   }
+  line.raw("]");
+  // Constraint rows, with MuJoCo's type codes.
+  const ConstraintRows& efc = d.efc;
+  line.key("nefc");
+  line.integer(efc.count());
+  std::vector<double> types(efc.count());
+  for (int i = 0; i < efc.count(); ++i) types[i] = static_cast<int>(efc.type[i]);
+  line.key("efc_type");
+  line.array(types);
+  line.key("efc_pos");
+  line.array(efc.pos);
+  line.key("efc_diagApprox");
+  line.array(efc.diag_approx);
+  line.key("efc_R");
+  line.array(efc.R);
+  line.key("efc_aref");
+  line.array(efc.aref);
+  line.key("efc_force");
+  line.array(efc.force);
   line.key("solver_iter");
-  line.integer(0);
+  line.integer(d.solver.iterations);
   line.key("energy");
   line.array(std::vector<double>{d.energy_potential, d.energy_kinetic});
   std::cout << line.finish() << "\n";
-  (void)m;
 }
 
 void run_dump(const DumpOptions& o) {

@@ -1,0 +1,147 @@
+#include "engine/constraint/solve.h"
+
+#include <algorithm>
+
+#include "solvers/cg_solver.h"
+#include "solvers/cost.h"
+#include "solvers/newton_solver.h"
+#include "solvers/pgs_solver.h"
+#include "solvers/workspace.h"
+
+namespace pliant {
+namespace {
+
+// The rows of data.efc as the solvers see them (arrays converted into the
+// workspace's storage, everything else by pointer).
+ConstraintProblem make_problem(const Model& m, Data& d) {
+  ConstraintRows& efc = d.efc;
+  SolverWorkspace& w = d.solver_workspace;
+  const int nefc = efc.count();
+  w.row_type.resize(nefc);
+  for (int i = 0; i < nefc; ++i) w.row_type[i] = static_cast<RowType>(efc.type[i]);
+  w.cone_of_row.assign(nefc, -1);
+  w.cones.clear();
+  for (const Contact& con : d.contacts) {
+    const int first = con.efc_address;
+    if (first < 0 || efc.type[first] != ConstraintType::kContactElliptic) continue;
+    ConeGroup cone;
+    cone.first_row = first;
+    cone.dim = con.dim;
+    cone.mu = con.mu;
+    for (int j = 0; j < 5; ++j) cone.friction[j] = con.friction[j];
+    for (int j = 0; j < con.dim; ++j) w.cone_of_row[first + j] = static_cast<int>(w.cones.size());
+    w.cones.push_back(cone);
+  }
+  ConstraintProblem p;
+  p.nv = m.nv;
+  p.nefc = nefc;
+  p.mass_tree = {m.nv, m.dofs.parent.data(), m.dofs.madr.data()};
+  p.mass = d.qM.data();
+  p.mass_factor = d.qLD.data();
+  p.mass_inverse_diagonal = d.qLDiagInv.data();
+  p.qacc_smooth = d.qacc_smooth.data();
+  p.qfrc_smooth = d.qfrc_smooth.data();
+  p.row_nnz = efc.row_nnz.data();
+  p.row_adr = efc.row_adr.data();
+  p.col = efc.col.data();
+  p.J = efc.J.data();
+  p.type = w.row_type.data();
+  p.R = efc.R.data();
+  p.D = efc.D.data();
+  p.aref = efc.aref.data();
+  p.frictionloss = efc.frictionloss.data();
+  p.cone_of_row = w.cone_of_row.data();
+  p.cones = w.cones.data();
+  p.ncone = static_cast<int>(w.cones.size());
+  // scale = 1 / (meaninertia max(1, nv)).
+  p.scale = 1 / (m.stat.meaninertia * std::max(1, m.nv));
+  p.tolerance = m.options.tolerance;
+  p.iterations = m.options.iterations;
+  p.dense_hessian = efc.dense;
+  return p;
+}
+
+}  // namespace
+
+void solve_constraints(const Model& m, Data& d) {
+  ConstraintRows& efc = d.efc;
+  const int nefc = efc.count();
+  SolverStatistics& stats = d.solver;
+  stats.iterations = 0;
+  stats.converged = true;
+  stats.final_improvement = stats.final_gradient = stats.cost = 0;
+  stats.per_iteration.clear();
+  efc.force.assign(nefc, 0.0);
+  if (nefc == 0) {
+    d.qacc = d.qacc_smooth;
+    d.qfrc_constraint.setZero();
+    return;
+  }
+  SolverWorkspace& w = d.solver_workspace;
+  ConstraintProblem p = make_problem(m, d);
+  w.prepare(p);
+
+  // Warm start: the cheaper of qacc_warmstart and qacc_smooth by total
+  // cost; PGS starts from the forces at that acceleration.
+  const double* start = d.qacc_smooth.data();
+  const bool warm = m.options.flags.warmstart;
+  if (warm) {
+    const double cost_warm = total_cost(p, d.qacc_warmstart.data(), w.jar.data(), w.ma.data(),
+                                        w.state.data(), efc.force.data());
+    const double cost_smooth = total_cost(p, d.qacc_smooth.data(), w.jar.data(), w.ma.data(),
+                                          w.state.data(), efc.force.data());
+    if (cost_warm < cost_smooth) start = d.qacc_warmstart.data();
+  }
+  p.qacc_start = start;
+  switch (m.options.solver) {
+    case SolverType::kNewton:
+      solve_newton(p, w);
+      break;
+    case SolverType::kCg:
+      solve_cg(p, w);
+      break;
+    case SolverType::kPgs:
+      if (warm) {
+        total_cost(p, start, w.jar.data(), w.ma.data(), w.state.data(), efc.force.data());
+        p.force_start = efc.force.data();
+      }
+      solve_pgs(p, w);
+      break;
+  }
+
+  const SolverResult& r = w.result;
+  for (int k = 0; k < m.nv; ++k) {
+    d.qacc[k] = r.qacc[k];
+    d.qfrc_constraint[k] = r.qfrc_constraint[k];
+  }
+  for (int i = 0; i < nefc; ++i) efc.force[i] = r.force[i];
+  stats = r.statistics;
+  if (!stats.converged && stats.iterations >= p.iterations) {
+    record_warning(d, WarningKind::kSolverLimit, stats.iterations);
+  }
+}
+
+void contact_force(const Model&, const Data& d, int c, double force[6]) {
+  std::fill(force, force + 6, 0.0);
+  const Contact& con = d.contacts[c];
+  const int first = con.efc_address;
+  if (first < 0 || static_cast<int>(d.efc.force.size()) <= first) return;
+  const ConstraintRows& efc = d.efc;
+  switch (efc.type[first]) {
+    case ConstraintType::kContactPyramidal:
+      // Edge pair j: normal += f+ + f-, friction j = mu_j (f+ - f-).
+      for (int j = 0; j < con.dim - 1; ++j) {
+        const double plus = efc.force[first + 2 * j], minus = efc.force[first + 2 * j + 1];
+        force[0] += plus + minus;
+        force[j + 1] = con.friction[j] * (plus - minus);
+      }
+      break;
+    case ConstraintType::kContactElliptic:
+      for (int j = 0; j < con.dim; ++j) force[j] = efc.force[first + j];
+      break;
+    default:
+      force[0] = efc.force[first];
+  }
+}
+
+}  // namespace pliant

@@ -1,0 +1,146 @@
+#pragma once
+
+// The constraint problem the solvers work on, as plain arrays: no Model, no
+// bodies, no MJCF. The primal solvers (Newton, PCG) minimise over the
+// acceleration a
+//
+//   cost(a) = 0.5 (a - a0)^T M (a - a0) + sum_i s_i(J_i a - aref_i)
+//
+// where s_i is the soft-constraint cost of row i (see solvers/cost.h); the
+// dual solver (PGS) minimises 0.5 f^T (J M^-1 J^T + R) f + f^T (J a0 - aref)
+// over forces f in the rows' feasible sets. Both give a = a0 + M^-1 J^T f.
+
+#include <vector>
+
+#include "solvers/tree_ldl.h"
+
+namespace pliant {
+
+// Row kinds, with the integer codes of MuJoCo's mjtConstraint.
+enum class RowType : int {
+  kEquality = 0,
+  kFrictionDof = 1,
+  kFrictionTendon = 2,
+  kLimitJoint = 3,
+  kLimitTendon = 4,
+  kContactFrictionless = 5,
+  kContactPyramidal = 6,
+  kContactElliptic = 7,
+};
+
+// One elliptic contact: rows first_row .. first_row + dim - 1 (normal first).
+struct ConeGroup {
+  int first_row = 0;
+  int dim = 0;
+  double mu = 0;            // cone coefficient of the primal cost (friction[0]/sqrt(impratio))
+  double friction[5] = {};  // per friction direction (tangent1, tangent2, spin, roll1, roll2)
+};
+
+// A read-only view of one step's constraint problem. Every pointer must stay
+// valid while a solver runs.
+struct ConstraintProblem {
+  int nv = 0;
+  int nefc = 0;
+
+  // M in tree-sparse storage (solvers/tree_ldl.h) and its L^T D L factor.
+  TreeSparsity mass_tree;
+  const double* mass = nullptr;
+  const double* mass_factor = nullptr;
+  const double* mass_inverse_diagonal = nullptr;
+
+  const double* qacc_smooth = nullptr;  // a0 = M^-1 qfrc_smooth, nv
+  const double* qfrc_smooth = nullptr;  // nv
+
+  // J in CSR: row i has row_nnz[i] entries col/J[row_adr[i] ...], ascending
+  // columns. All rows of one elliptic cone list the same columns.
+  const int* row_nnz = nullptr;
+  const int* row_adr = nullptr;
+  const int* col = nullptr;
+  const double* J = nullptr;
+
+  const RowType* type = nullptr;         // nefc
+  const double* R = nullptr;             // regulariser, nefc
+  const double* D = nullptr;             // 1 / R, nefc
+  const double* aref = nullptr;          // reference acceleration, nefc
+  const double* frictionloss = nullptr;  // friction-loss rows' bound, nefc
+  const int* cone_of_row = nullptr;      // elliptic rows: index into cones; others -1
+  const ConeGroup* cones = nullptr;
+  int ncone = 0;
+
+  // Convergence: stop when scale * (cost decrease) < tolerance or
+  // scale * |gradient| < tolerance, or after `iterations` iterations.
+  double scale = 1;  // 1 / (meaninertia * max(1, nv))
+  double tolerance = 1e-8;
+  int iterations = 100;
+
+  // Where the primal solvers start (nullptr: a0); PGS starts from
+  // force_start (nullptr: zero).
+  const double* qacc_start = nullptr;
+  const double* force_start = nullptr;
+
+  // Use the dense Cholesky for Newton's Hessian (otherwise an envelope
+  // factorisation following the rows' sparsity).
+  bool dense_hessian = true;
+};
+
+// What one solver iteration did.
+struct IterationStatistics {
+  double improvement = 0;  // scale * (cost decrease)
+  double gradient = 0;     // scale * |gradient| (primal); 0 for PGS
+  int line_search_evaluations = 0;
+  int active = 0;         // rows not satisfied after the iteration
+  int state_changes = 0;  // rows whose state changed in the iteration
+};
+
+struct SolverStatistics {
+  int iterations = 0;
+  bool converged = false;  // stopped by tolerance (or no descent left), not by the limit
+  double final_improvement = 0;
+  double final_gradient = 0;
+  double cost = 0;                                 // final total cost
+  std::vector<IterationStatistics> per_iteration;  // capacity kept across steps
+};
+
+// A solver's output.
+struct SolverResult {
+  std::vector<double> qacc;             // nv
+  std::vector<double> force;            // nefc
+  std::vector<double> qfrc_constraint;  // J^T force, nv
+  SolverStatistics statistics;
+};
+
+// ---- operations on the problem's arrays ----
+
+// y = M x.
+inline void problem_mass_multiply(const ConstraintProblem& p, const double* x, double* y) {
+  tree_multiply(p.mass_tree, p.mass, x, y);
+}
+
+// x <- M^-1 x.
+inline void problem_mass_solve(const ConstraintProblem& p, double* x) {
+  tree_ldl_solve(p.mass_tree, p.mass_factor, p.mass_inverse_diagonal, x);
+}
+
+// y = J x (nefc).
+inline void problem_jacobian_multiply(const ConstraintProblem& p, const double* x, double* y) {
+  for (int i = 0; i < p.nefc; ++i) {
+    double sum = 0;
+    const int adr = p.row_adr[i];
+    for (int k = 0; k < p.row_nnz[i]; ++k) sum += p.J[adr + k] * x[p.col[adr + k]];
+    y[i] = sum;
+  }
+}
+
+// y = J^T f (nv).
+inline void problem_jacobian_transpose_multiply(const ConstraintProblem& p, const double* f,
+                                                double* y) {
+  for (int k = 0; k < p.nv; ++k) y[k] = 0;
+  for (int i = 0; i < p.nefc; ++i) {
+    const double fi = f[i];
+    if (fi == 0) continue;
+    const int adr = p.row_adr[i];
+    for (int k = 0; k < p.row_nnz[i]; ++k) y[p.col[adr + k]] += p.J[adr + k] * fi;
+  }
+}
+
+}  // namespace pliant

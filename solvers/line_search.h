@@ -1,0 +1,53 @@
+#pragma once
+
+// The exact line search shared by the primal solvers. Along a + alpha s the
+// total cost is a convex piecewise quadratic in alpha (with smooth
+// non-quadratic pieces for elliptic cones in their middle zone); it is
+// minimised by Newton steps on the 1-D function, bracketing the minimum once
+// the derivative changes sign, until |derivative| < gtol with
+// gtol = tolerance * 0.01 * |s| / scale, or 50 evaluations.
+
+#include "solvers/constraint_problem.h"
+
+namespace pliant {
+
+// The 1-D problem at the current point a along direction s.
+struct LineSearchInput {
+  const ConstraintProblem* problem = nullptr;
+  const double* jar = nullptr;  // J a - aref, nefc
+  const double* jv = nullptr;   // J s, nefc
+  // Gauss term along the line: gauss[0] + gauss[1] alpha + gauss[2] alpha^2 with
+  // gauss[0] = 0.5 (Ma - qfrc_smooth)^T (a - a0), gauss[1] = s^T (Ma - qfrc_smooth),
+  // gauss[2] = 0.5 s^T M s.
+  double gauss[3] = {0, 0, 0};
+  double search_norm = 0;       // |s|
+  double* quadratic = nullptr;  // scratch, 3 nefc
+};
+
+// The 1-D function at one alpha: cost and its first and second derivative
+// (the second clamped to >= 1e-15).
+struct LinePoint {
+  double alpha = 0;
+  double cost = 0;
+  double d1 = 0;
+  double d2 = 0;
+};
+
+struct LineSearchResult {
+  double alpha = 0;  // 0 when s is not a descent direction
+  double cost = 0;   // total cost at alpha
+  int evaluations = 0;
+};
+
+constexpr int kMaxLineSearchEvaluations = 50;
+
+// Per-row coefficients [0.5 D jar^2, D jv jar, 0.5 D jv^2] into input.quadratic.
+void prepare_line_search(const LineSearchInput& input);
+
+// Evaluates the 1-D function at alpha (needs prepare_line_search).
+LinePoint evaluate_line(const LineSearchInput& input, double alpha);
+
+// Minimises along the line (calls prepare_line_search itself).
+LineSearchResult exact_line_search(const LineSearchInput& input);
+
+}  // namespace pliant

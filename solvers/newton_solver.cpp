@@ -1,0 +1,259 @@
+#include "solvers/newton_solver.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "solvers/primal_solver.h"
+#include "solvers/workspace.h"
+
+namespace pliant {
+
+// ---- EnvelopeCholesky ----
+
+void EnvelopeCholesky::begin_pattern(int n) {
+  n_ = n;
+  first_.resize(n);
+  for (int i = 0; i < n; ++i) first_[i] = i;
+}
+
+void EnvelopeCholesky::make_dense() {
+  for (int i = 0; i < n_; ++i) first_[i] = 0;
+}
+
+void EnvelopeCholesky::finish_pattern() {
+  adr_.resize(n_ + 1);
+  column_start_.assign(n_ + 1, 0);
+  int total = 0;
+  for (int i = 0; i < n_; ++i) {
+    adr_[i] = total;
+    total += i - first_[i] + 1;
+    for (int j = first_[i]; j < i; ++j) ++column_start_[j + 1];
+  }
+  adr_[n_] = total;
+  values_.assign(total, 0.0);
+  for (int j = 0; j < n_; ++j) column_start_[j + 1] += column_start_[j];
+  column_row_.resize(column_start_[n_]);
+  column_slot_.resize(column_start_[n_]);
+  // Rows ascend, so each column's list is in ascending row order.
+  cursor_.assign(column_start_.begin(), column_start_.end() - 1);
+  for (int i = 0; i < n_; ++i) {
+    for (int j = first_[i]; j < i; ++j) {
+      column_row_[cursor_[j]] = i;
+      column_slot_[cursor_[j]] = adr_[i] + j - first_[i];
+      ++cursor_[j];
+    }
+  }
+}
+
+void EnvelopeCholesky::clear_values() { std::fill(values_.begin(), values_.end(), 0.0); }
+
+// Row by row: L(i,j) = (H(i,j) - sum_k L(i,k) L(j,k)) / L(j,j) over the
+// common envelope k in [max(first_i, first_j), j), and
+// L(i,i) = sqrt(H(i,i) - sum_k L(i,k)^2).
+bool EnvelopeCholesky::factor() {
+  for (int i = 0; i < n_; ++i) {
+    double* row_i = values_.data() + adr_[i] - first_[i];  // row_i[j] = (i, j)
+    for (int j = first_[i]; j <= i; ++j) {
+      const double* row_j = values_.data() + adr_[j] - first_[j];
+      double sum = row_i[j];
+      for (int k = std::max(first_[i], first_[j]); k < j; ++k) sum -= row_i[k] * row_j[k];
+      if (j < i) {
+        row_i[j] = sum / row_j[j];
+      } else {
+        if (!(sum > 0)) return false;
+        row_i[i] = std::sqrt(sum);
+      }
+    }
+  }
+  return true;
+}
+
+// Column by column from v's first non-zero: r = sqrt(L_jj^2 +- v_j^2),
+// c = r / L_jj, s = v_j / L_jj; below the diagonal
+// L_kj <- (L_kj +- s v_k) / c and v_k <- c v_k - s L_kj (new).
+bool EnvelopeCholesky::rank_one(double* v, bool downdate) {
+  const double sign = downdate ? -1 : 1;
+  bool ok = true;
+  int j = 0;
+  while (j < n_ && v[j] == 0) ++j;
+  for (; j < n_; ++j) {
+    const double vj = v[j];
+    if (vj == 0) continue;
+    v[j] = 0;
+    if (!ok) continue;
+    double& ljj = values_[adr_[j] + j - first_[j]];
+    const double r2 = ljj * ljj + sign * vj * vj;
+    if (!(r2 > 1e-15 * ljj * ljj)) {
+      ok = false;  // rank loss: the caller refactorises
+      continue;
+    }
+    const double r = std::sqrt(r2);
+    const double c = r / ljj, s = vj / ljj;
+    ljj = r;
+    for (int e = column_start_[j]; e < column_start_[j + 1]; ++e) {
+      const int k = column_row_[e];
+      double& lkj = values_[column_slot_[e]];
+      lkj = (lkj + sign * s * v[k]) / c;
+      v[k] = c * v[k] - s * lkj;
+    }
+  }
+  return ok;
+}
+
+// L y = x forward, then L^T x = y backward (column access through rows).
+void EnvelopeCholesky::solve(double* x) const {
+  for (int i = 0; i < n_; ++i) {
+    const double* row = values_.data() + adr_[i] - first_[i];
+    double sum = x[i];
+    for (int k = first_[i]; k < i; ++k) sum -= row[k] * x[k];
+    x[i] = sum / row[i];
+  }
+  for (int i = n_ - 1; i >= 0; --i) {
+    const double* row = values_.data() + adr_[i] - first_[i];
+    const double xi = x[i] / row[i];
+    x[i] = xi;
+    if (xi == 0) continue;
+    for (int k = first_[i]; k < i; ++k) x[k] -= row[k] * xi;
+  }
+}
+
+// ---- the Hessian H = M + J^T diag(D quadratic) J + sum of cone terms ----
+
+namespace {
+
+// H(a, b) += D J_a J_b over the row's columns (lower triangle).
+void add_row(const ConstraintProblem& p, int i, EnvelopeCholesky& h) {
+  const int adr = p.row_adr[i], nnz = p.row_nnz[i];
+  const double d = p.D[i];
+  for (int a = 0; a < nnz; ++a) {
+    const double da = d * p.J[adr + a];
+    if (da == 0) continue;
+    const int ca = p.col[adr + a];
+    for (int b = 0; b <= a; ++b) h.at(ca, p.col[adr + b]) += da * p.J[adr + b];
+  }
+}
+
+// H += Jc^T Hc Jc for one cone in its middle zone (all rows share columns):
+// P = Hc Jc (dim x nnz), then H(a, b) += sum_r Jc(r, a) P(r, b).
+void add_cone(const ConstraintProblem& p, const ConeGroup& cone, const double* hc,
+              std::vector<double>& product, EnvelopeCholesky& h) {
+  const int dim = cone.dim, first = cone.first_row;
+  const int nnz = p.row_nnz[first];
+  product.resize(static_cast<size_t>(dim) * nnz);
+  for (int r = 0; r < dim; ++r) {
+    for (int b = 0; b < nnz; ++b) {
+      double sum = 0;
+      for (int s = 0; s < dim; ++s) sum += hc[r * dim + s] * p.J[p.row_adr[first + s] + b];
+      product[r * nnz + b] = sum;
+    }
+  }
+  const int* cols = p.col + p.row_adr[first];
+  for (int a = 0; a < nnz; ++a) {
+    for (int b = 0; b <= a; ++b) {
+      double sum = 0;
+      for (int r = 0; r < dim; ++r) sum += p.J[p.row_adr[first + r] + a] * product[r * nnz + b];
+      h.at(cols[a], cols[b]) += sum;
+    }
+  }
+}
+
+// Builds H from scratch at the current states and factorises it.
+void assemble_and_factor(const ConstraintProblem& p, SolverWorkspace& w) {
+  EnvelopeCholesky& h = w.hessian;
+  h.clear_values();
+  const TreeSparsity& tree = p.mass_tree;
+  for (int i = 0; i < p.nv; ++i) {
+    int slot = tree.address[i];
+    for (int j = i; j >= 0; j = tree.parent[j], ++slot) h.at(i, j) += p.mass[slot];
+  }
+  for (int i = 0; i < p.nefc; ++i) {
+    if (w.state[i] == RowState::kQuadratic) add_row(p, i, h);
+  }
+  for (int c = 0; c < p.ncone; ++c) {
+    if (w.state[p.cones[c].first_row] != RowState::kCone) continue;
+    add_cone(p, p.cones[c], w.cone_hessian.data() + c * kMaxConeDim * kMaxConeDim, w.cone_product,
+             h);
+  }
+  if (!h.factor()) {
+    // Not positive definite in floating point: fall back to M alone, whose
+    // tree factor always exists (the direction is then a PCG one).
+    h.clear_values();
+    for (int i = 0; i < p.nv; ++i) {
+      int slot = tree.address[i];
+      for (int j = i; j >= 0; j = tree.parent[j], ++slot) h.at(i, j) += p.mass[slot];
+    }
+    h.factor();
+  }
+}
+
+}  // namespace
+
+void build_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
+  // Envelope: dense, or the union of M's ancestor rows and every row's
+  // column span (rows in any state, so updates never leave it).
+  EnvelopeCholesky& h = w.hessian;
+  h.begin_pattern(p.nv);
+  if (p.dense_hessian) {
+    h.make_dense();
+  } else {
+    for (int i = 0; i < p.nv; ++i) {
+      int root = i;
+      while (p.mass_tree.parent[root] >= 0) root = p.mass_tree.parent[root];
+      h.widen(i, root);
+    }
+    for (int i = 0; i < p.nefc; ++i) {
+      const int adr = p.row_adr[i], nnz = p.row_nnz[i];
+      if (nnz == 0) continue;
+      const int lowest = p.col[adr];
+      for (int k = 1; k < nnz; ++k) h.widen(p.col[adr + k], lowest);
+    }
+  }
+  h.finish_pattern();
+  assemble_and_factor(p, w);
+}
+
+// Rows entering the quadratic state add sqrt(D) J_i to the factor by a
+// rank-1 update, rows leaving remove it by a downdate (after the updates,
+// so the matrix stays positive definite on the way). Cones in or around
+// their middle zone, many changes, or a downdate losing rank: rebuild.
+void update_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
+  bool rebuild = false;
+  int changes = 0;
+  for (int i = 0; i < p.nefc && !rebuild; ++i) {
+    const bool was = w.old_state[i] == RowState::kQuadratic;
+    const bool is = w.state[i] == RowState::kQuadratic;
+    if (p.type[i] == RowType::kContactElliptic) {
+      rebuild = w.state[i] == RowState::kCone || w.state[i] != w.old_state[i];
+    } else {
+      changes += was != is;
+    }
+  }
+  if (changes == 0 && !rebuild) return;
+  if (rebuild || changes > p.nv) {
+    assemble_and_factor(p, w);
+    return;
+  }
+  double* v = w.rank_vector.data();
+  for (int pass = 0; pass < 2 && !rebuild; ++pass) {
+    const bool downdate = pass == 1;
+    for (int i = 0; i < p.nefc; ++i) {
+      const bool was = w.old_state[i] == RowState::kQuadratic;
+      const bool is = w.state[i] == RowState::kQuadratic;
+      if (was == is || is == downdate) continue;
+      const double scale = std::sqrt(p.D[i]);
+      const int adr = p.row_adr[i];
+      for (int k = 0; k < p.row_nnz[i]; ++k) v[p.col[adr + k]] = scale * p.J[adr + k];
+      if (!w.hessian.rank_one(v, downdate)) {
+        rebuild = true;
+        break;
+      }
+    }
+  }
+  if (rebuild) assemble_and_factor(p, w);
+}
+
+void solve_newton(const ConstraintProblem& problem, SolverWorkspace& workspace) {
+  solve_primal(problem, workspace, PrimalMethod::kNewton);
+}
+
+}  // namespace pliant

@@ -1,0 +1,65 @@
+#pragma once
+
+// Newton's method on the primal cost (solvers/constraint_problem.h): the
+// direction is -H^-1 grad with H = M + J^T diag(D over quadratic rows) J plus
+// each elliptic cone's Hessian in its middle zone, factorised by Cholesky
+// and kept current by rank-1 updates and downdates as rows change state
+// (refactorised when a downdate loses rank or a cone changes). Steps use the
+// exact line search of solvers/line_search.h.
+
+#include <vector>
+
+#include "solvers/constraint_problem.h"
+
+namespace pliant {
+
+struct SolverWorkspace;
+
+// Cholesky factor H = L L^T of a symmetric positive-definite matrix stored
+// by its envelope: row i holds columns first[i] .. i contiguously. The
+// envelope is closed under factorisation and under rank-1 updates whose
+// vector lies in it, so no fill leaves it. A dense matrix is the envelope
+// with first[i] = 0.
+class EnvelopeCholesky {
+ public:
+  // Starts a pattern of size n with only the diagonal.
+  void begin_pattern(int n);
+  // Makes (row, column) part of the envelope (column <= row).
+  void widen(int row, int column) {
+    if (column < first_[row]) first_[row] = column;
+  }
+  // Makes every entry of the lower triangle part of the envelope.
+  void make_dense();
+  // Lays out the storage (values zeroed) and the per-column row lists.
+  void finish_pattern();
+
+  int size() const { return n_; }
+  int first(int row) const { return first_[row]; }
+  void clear_values();
+  // Entry (i, j), first[i] <= j <= i.
+  double& at(int i, int j) { return values_[adr_[i] + j - first_[i]]; }
+  double at(int i, int j) const { return values_[adr_[i] + j - first_[i]]; }
+
+  // In place: the lower triangle of H becomes L. False when H is not
+  // positive definite.
+  bool factor();
+  // L L^T +- v v^T. `v` has n entries (zero outside the envelope of its
+  // first non-zero) and is zero on return. False on loss of positive
+  // definiteness (the factor is then invalid).
+  bool rank_one(double* v, bool downdate);
+  // x <- H^-1 x.
+  void solve(double* x) const;
+
+ private:
+  int n_ = 0;
+  std::vector<int> first_, adr_;
+  std::vector<double> values_;
+  // Column j's entries below the diagonal: rows column_row_[column_start_[j] ...]
+  // at value slots column_slot_[...].
+  std::vector<int> column_start_, column_row_, column_slot_, cursor_;
+};
+
+// Minimises the primal cost by Newton's method into workspace.result.
+void solve_newton(const ConstraintProblem& problem, SolverWorkspace& workspace);
+
+}  // namespace pliant

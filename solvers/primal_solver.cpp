@@ -1,0 +1,176 @@
+#include "solvers/primal_solver.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "solvers/line_search.h"
+#include "solvers/workspace.h"
+
+namespace pliant {
+
+void SolverWorkspace::prepare(const ConstraintProblem& p) {
+  const int nv = p.nv, nefc = p.nefc;
+  for (auto* v : {&ma, &grad, &mgrad, &search, &msearch, &grad_old, &mgrad_old, &scratch_nv}) {
+    v->resize(nv);
+  }
+  jar.resize(nefc);
+  jv.resize(nefc);
+  quadratic.resize(3 * static_cast<size_t>(nefc));
+  rank_vector.assign(nv, 0.0);
+  state.resize(nefc);
+  old_state.resize(nefc);
+  cone_hessian.resize(static_cast<size_t>(p.ncone) * kMaxConeDim * kMaxConeDim);
+  result.qacc.resize(nv);
+  result.force.resize(nefc);
+  result.qfrc_constraint.resize(nv);
+  SolverStatistics& s = result.statistics;
+  s.iterations = 0;
+  s.converged = false;
+  s.final_improvement = 0;
+  s.final_gradient = 0;
+  s.cost = 0;
+  s.per_iteration.clear();
+  if (static_cast<int>(s.per_iteration.capacity()) < p.iterations) {
+    s.per_iteration.reserve(p.iterations);
+  }
+}
+
+namespace {
+
+constexpr int kRefresh = 50;
+
+double dot(const std::vector<double>& a, const std::vector<double>& b) {
+  double sum = 0;
+  for (size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
+  return sum;
+}
+
+// States, forces and the total cost at the current a (Ma, jar given);
+// qfrc_constraint = J^T f and grad = Ma - qfrc_smooth - qfrc_constraint.
+double update_constraints(const ConstraintProblem& p, SolverWorkspace& w, bool cone_hessians) {
+  SolverResult& r = w.result;
+  const double cost = gauss_cost(p, r.qacc.data(), w.ma.data()) +
+                      evaluate_constraints(p, w.jar.data(), w.state.data(), r.force.data(),
+                                           cone_hessians ? w.cone_hessian.data() : nullptr);
+  problem_jacobian_transpose_multiply(p, r.force.data(), r.qfrc_constraint.data());
+  for (int k = 0; k < p.nv; ++k) w.grad[k] = w.ma[k] - p.qfrc_smooth[k] - r.qfrc_constraint[k];
+  return cost;
+}
+
+// Mgrad = P^-1 grad.
+void precondition(const ConstraintProblem& p, SolverWorkspace& w, PrimalMethod method) {
+  w.mgrad = w.grad;
+  if (method == PrimalMethod::kNewton) {
+    w.hessian.solve(w.mgrad.data());
+  } else {
+    problem_mass_solve(p, w.mgrad.data());
+  }
+}
+
+}  // namespace
+
+void build_hessian(const ConstraintProblem& p, SolverWorkspace& w);
+void update_hessian(const ConstraintProblem& p, SolverWorkspace& w);
+
+void solve_primal(const ConstraintProblem& p, SolverWorkspace& w, PrimalMethod method) {
+  w.prepare(p);
+  SolverResult& r = w.result;
+  SolverStatistics& stats = r.statistics;
+  const int nv = p.nv, nefc = p.nefc;
+  const bool newton = method == PrimalMethod::kNewton;
+  const double* start = p.qacc_start ? p.qacc_start : p.qacc_smooth;
+  std::copy(start, start + nv, r.qacc.begin());
+
+  // Initial point: Ma, jar = J a - aref, states, forces, gradient.
+  problem_mass_multiply(p, r.qacc.data(), w.ma.data());
+  problem_jacobian_multiply(p, r.qacc.data(), w.jar.data());
+  for (int i = 0; i < nefc; ++i) w.jar[i] -= p.aref[i];
+  double cost = update_constraints(p, w, newton);
+  if (newton) build_hessian(p, w);
+  precondition(p, w, method);
+  for (int k = 0; k < nv; ++k) w.search[k] = -w.mgrad[k];
+
+  LineSearchInput line;
+  line.problem = &p;
+  line.jar = w.jar.data();
+  line.jv = w.jv.data();
+  line.quadratic = w.quadratic.data();
+  for (int iter = 0; iter < p.iterations; ++iter) {
+    // The 1-D problem along s: J s, M s and the Gauss coefficients
+    // [0.5 (Ma - qfrc_smooth)^T (a - a0), s^T (Ma - qfrc_smooth), 0.5 s^T M s].
+    problem_mass_multiply(p, w.search.data(), w.msearch.data());
+    problem_jacobian_multiply(p, w.search.data(), w.jv.data());
+    double g1 = 0, g2 = 0;
+    for (int k = 0; k < nv; ++k) {
+      g1 += w.search[k] * (w.ma[k] - p.qfrc_smooth[k]);
+      g2 += w.search[k] * w.msearch[k];
+    }
+    line.gauss[0] = gauss_cost(p, r.qacc.data(), w.ma.data());
+    line.gauss[1] = g1;
+    line.gauss[2] = 0.5 * g2;
+    line.search_norm = std::sqrt(dot(w.search, w.search));
+    const LineSearchResult step = exact_line_search(line);
+    if (step.alpha == 0) {
+      stats.converged = true;  // no descent left along s
+      break;
+    }
+
+    // a += alpha s, Ma += alpha M s, jar += alpha J s.
+    const double alpha = step.alpha;
+    for (int k = 0; k < nv; ++k) {
+      r.qacc[k] += alpha * w.search[k];
+      w.ma[k] += alpha * w.msearch[k];
+    }
+    for (int i = 0; i < nefc; ++i) w.jar[i] += alpha * w.jv[i];
+    // Round-off accumulates in the incremental Ma and jar; on long runs
+    // (ill-conditioned PCG) they are recomputed from a every kRefresh
+    // iterations so the gradient stays the cost's.
+    if ((iter + 1) % kRefresh == 0) {
+      problem_mass_multiply(p, r.qacc.data(), w.ma.data());
+      problem_jacobian_multiply(p, r.qacc.data(), w.jar.data());
+      for (int i = 0; i < nefc; ++i) w.jar[i] -= p.aref[i];
+    }
+    if (!newton) {
+      w.grad_old = w.grad;
+      w.mgrad_old = w.mgrad;
+    }
+    std::copy(w.state.begin(), w.state.end(), w.old_state.begin());
+    const double old_cost = cost;
+    cost = update_constraints(p, w, newton);
+    if (newton) update_hessian(p, w);
+    precondition(p, w, method);
+
+    IterationStatistics it;
+    it.improvement = p.scale * (old_cost - cost);
+    it.gradient = p.scale * std::sqrt(dot(w.grad, w.grad));
+    it.line_search_evaluations = step.evaluations;
+    for (int i = 0; i < nefc; ++i) {
+      it.active += w.state[i] != RowState::kSatisfied;
+      it.state_changes += w.state[i] != w.old_state[i];
+    }
+    stats.per_iteration.push_back(it);
+    stats.iterations = iter + 1;
+    stats.final_improvement = it.improvement;
+    stats.final_gradient = it.gradient;
+    if (it.improvement < p.tolerance || it.gradient < p.tolerance) {
+      stats.converged = true;
+      break;
+    }
+
+    // Next direction: Newton -H^-1 grad; PCG -M^-1 grad + beta s with
+    // beta = max(0, grad^T (Mgrad - Mgrad_old) / (grad_old^T Mgrad_old)).
+    double beta = 0;
+    if (!newton) {
+      double num = 0, den = 0;
+      for (int k = 0; k < nv; ++k) {
+        num += w.grad[k] * (w.mgrad[k] - w.mgrad_old[k]);
+        den += w.grad_old[k] * w.mgrad_old[k];
+      }
+      beta = den > 0 ? std::max(0.0, num / den) : 0;
+    }
+    for (int k = 0; k < nv; ++k) w.search[k] = -w.mgrad[k] + beta * w.search[k];
+  }
+  stats.cost = cost;
+}
+
+}  // namespace pliant

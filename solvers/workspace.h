@@ -1,0 +1,38 @@
+#pragma once
+
+// Working memory of the constraint solvers. Kept by the caller across
+// steps: vectors are resized, never shrunk, so a steady-state solve makes no
+// heap allocation.
+
+#include <vector>
+
+#include "solvers/constraint_problem.h"
+#include "solvers/cost.h"
+#include "solvers/newton_solver.h"
+
+namespace pliant {
+
+struct SolverWorkspace {
+  // nv
+  std::vector<double> ma, grad, mgrad, search, msearch, grad_old, mgrad_old, scratch_nv;
+  // nefc
+  std::vector<double> jar, jv, quadratic, rank_vector;
+  std::vector<RowState> state, old_state;
+  std::vector<double> cone_hessian;  // kMaxConeDim^2 per cone
+  std::vector<double> cone_product;  // Hc Jc for one cone
+  EnvelopeCholesky hessian;
+  // PGS
+  std::vector<double> ar, b, residual;
+  SolverResult result;
+
+  // Storage a caller may use for the problem's own arrays (row types and
+  // cone groups converted from its representation).
+  std::vector<RowType> row_type;
+  std::vector<int> cone_of_row;
+  std::vector<ConeGroup> cones;
+
+  // Sizes the nv and nefc arrays (keeps capacity).
+  void prepare(const ConstraintProblem& p);
+};
+
+}  // namespace pliant

@@ -1,0 +1,135 @@
+#include "solvers/line_search.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "solvers/cost.h"
+#include "tests/solvers/synthetic_problem.h"
+
+namespace pliant {
+namespace {
+
+// The line's 1-D function from a point a along s.
+struct Line {
+  const ConstraintProblem& p;
+  std::vector<double> a, s, jar, jv, quadratic, ma, ms;
+  LineSearchInput input;
+
+  Line(const ConstraintProblem& problem, unsigned seed) : p(problem) {
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> normal(0, 1);
+    a.resize(p.nv);
+    s.resize(p.nv);
+    for (int k = 0; k < p.nv; ++k) {
+      a[k] = p.qacc_smooth[k] + normal(rng);
+      s[k] = normal(rng);
+    }
+    jar.resize(p.nefc);
+    jv.resize(p.nefc);
+    quadratic.resize(3 * p.nefc);
+    ma.resize(p.nv);
+    ms.resize(p.nv);
+    problem_jacobian_multiply(p, a.data(), jar.data());
+    for (int i = 0; i < p.nefc; ++i) jar[i] -= p.aref[i];
+    problem_jacobian_multiply(p, s.data(), jv.data());
+    problem_mass_multiply(p, a.data(), ma.data());
+    problem_mass_multiply(p, s.data(), ms.data());
+    double g1 = 0, g2 = 0, norm = 0;
+    for (int k = 0; k < p.nv; ++k) {
+      g1 += s[k] * (ma[k] - p.qfrc_smooth[k]);
+      g2 += s[k] * ms[k];
+      norm += s[k] * s[k];
+    }
+    input.problem = &p;
+    input.jar = jar.data();
+    input.jv = jv.data();
+    input.quadratic = quadratic.data();
+    input.gauss[0] = gauss_cost(p, a.data(), ma.data());
+    input.gauss[1] = g1;
+    input.gauss[2] = 0.5 * g2;
+    input.search_norm = std::sqrt(norm);
+    prepare_line_search(input);
+  }
+
+  // Total cost at a + alpha s, evaluated from scratch.
+  double cost(double alpha) const {
+    std::vector<double> x(p.nv), j(p.nefc), m(p.nv), f(p.nefc);
+    std::vector<RowState> st(p.nefc);
+    for (int k = 0; k < p.nv; ++k) x[k] = a[k] + alpha * s[k];
+    return total_cost(p, x.data(), j.data(), m.data(), st.data(), f.data());
+  }
+};
+
+// evaluate_line equals the total cost along the line for every row type,
+// and its derivatives match central differences.
+TEST(LineSearch, OneDimensionalFunctionMatchesTheCost) {
+  testing::SyntheticProblem sp(8, testing::every_row_type(), 5);
+  for (unsigned seed = 0; seed < 20; ++seed) {
+    Line line(sp.problem, seed);
+    for (double alpha = -1.5; alpha <= 1.5; alpha += 0.0737) {
+      const LinePoint x = evaluate_line(line.input, alpha);
+      const double reference = line.cost(alpha);
+      EXPECT_NEAR(x.cost, reference, 1e-9 * (1 + std::abs(reference)));
+      const double h = 1e-6;
+      const double d1 =
+          (evaluate_line(line.input, alpha + h).cost - evaluate_line(line.input, alpha - h).cost) /
+          (2 * h);
+      EXPECT_NEAR(x.d1, d1, 1e-5 * (1 + std::abs(d1)));
+      const double d2 =
+          (evaluate_line(line.input, alpha + h).d1 - evaluate_line(line.input, alpha - h).d1) /
+          (2 * h);
+      if (std::abs(d2) > 1e-9) {
+        EXPECT_NEAR(x.d2, d2, 1e-4 * (1 + std::abs(d2)));
+      }
+    }
+  }
+}
+
+// The search finds the minimum of 1-D piecewise quadratics: |slope| < gtol
+// at the returned alpha, and no sampled alpha is lower.
+TEST(LineSearch, FindsTheMinimumOfPiecewiseQuadratics) {
+  int total_evaluations = 0, searches = 0;
+  for (unsigned seed = 0; seed < 40; ++seed) {
+    using T = RowType;
+    const std::vector<int> rows = {static_cast<int>(T::kLimitJoint),
+                                   static_cast<int>(T::kLimitJoint),
+                                   static_cast<int>(T::kFrictionDof),
+                                   static_cast<int>(T::kContactPyramidal),
+                                   static_cast<int>(T::kContactPyramidal),
+                                   static_cast<int>(T::kContactElliptic),
+                                   3};
+    testing::SyntheticProblem sp(seed % 2 ? 1 : 4, rows, seed);
+    sp.problem.tolerance = 1e-10;
+    Line line(sp.problem, seed + 100);
+    // Search downhill.
+    if (evaluate_line(line.input, 0).d1 > 0) continue;  // search downhill only
+    const LineSearchResult result = exact_line_search(line.input);
+    ++searches;
+    total_evaluations += result.evaluations;
+    EXPECT_LE(result.evaluations, kMaxLineSearchEvaluations);
+    ASSERT_GT(result.alpha, 0);
+    const double gtol = sp.problem.tolerance * 0.01 * line.input.search_norm / sp.problem.scale;
+    EXPECT_LT(std::abs(evaluate_line(line.input, result.alpha).d1), gtol);
+    for (double alpha = 0; alpha <= 4 * result.alpha; alpha += result.alpha / 200) {
+      EXPECT_GE(evaluate_line(line.input, alpha).cost, result.cost - 1e-9 * std::abs(result.cost));
+    }
+  }
+  EXPECT_GT(searches, 10);
+  std::cout << "mean evaluations per search: " << double(total_evaluations) / searches << "\n";
+}
+
+// A direction that does not descend gives alpha = 0.
+TEST(LineSearch, ReturnsZeroUphill) {
+  testing::SyntheticProblem sp(4, testing::every_row_type(), 9);
+  Line line(sp.problem, 1);
+  if (evaluate_line(line.input, 0).d1 < 0) {
+    for (int i = 0; i < sp.problem.nefc; ++i) line.jv[i] = -line.jv[i];
+    for (double& v : line.s) v = -v;
+    line.input.gauss[1] = -line.input.gauss[1];
+  }
+  EXPECT_EQ(exact_line_search(line.input).alpha, 0);
+}
+
+}  // namespace
+}  // namespace pliant
