@@ -12,10 +12,14 @@ extern "C" {
 namespace pliant {
 namespace {
 
-// Hull of one mesh: indices (into `points`) of its vertices and the edges
-// between them as pairs of those indices. False when qhull fails.
+// Hull of one mesh with qhull ("Qt", triangulated): its vertices in qhull's
+// vertex-list order (indices into `points`) and, per vertex, its hull
+// neighbours in the order met walking the vertex's facets (qhull's
+// vertex-neighbour order) and each facet's vertices, each neighbour once.
+// The order matters: hill climbing and the plane-mesh pair visit neighbours
+// in it. False when qhull fails or a facet is not a triangle.
 bool qhull_hull(const std::vector<coordT>& points, int n, std::vector<int>* vertices,
-                std::vector<std::pair<int, int>>* edges) {
+                std::vector<std::vector<int>>* neighbours) {
   volatile bool ok = true;
   qhT qh_storage;
   qhT* qh = &qh_storage;
@@ -31,24 +35,32 @@ bool qhull_hull(const std::vector<coordT>& points, int n, std::vector<int>* vert
     qh_init_B(qh, const_cast<coordT*>(points.data()), n, 3, False);
     qh_qhull(qh);
     qh_triangulate(qh);
-    facetT* facet;
-    FORALLfacets {
-      int corners[3];
-      int corner = 0;
-      vertexT* vertex;
-      vertexT** vertexp;
-      FOREACHvertex_(facet->vertices) {
-        if (corner < 3) corners[corner] = qh_pointid(qh, vertex->point);
-        ++corner;
-      }
-      if (corner != 3) {
+    qh_vertexneighbors(qh);
+    vertexT* vertex;
+    FORALLvertices {
+      const int id = qh_pointid(qh, vertex->point);
+      if (id < 0 || id >= n) {
         ok = false;
-        continue;
+        break;
       }
-      for (int k = 0; k < 3; ++k) {
-        const int a = corners[k], b = corners[(k + 1) % 3];
-        edges->emplace_back(std::min(a, b), std::max(a, b));
-        vertices->push_back(a);
+      vertices->push_back(id);
+      std::vector<int>& adjacent = neighbours->emplace_back();
+      facetT* facet;
+      facetT** facetp;
+      FOREACHfacet_(vertex->neighbors) {
+        int corners = 0;
+        vertexT* other;
+        vertexT** otherp;
+        FOREACHsetelement_(vertexT, facet->vertices, other) {
+          ++corners;
+          const int other_id = qh_pointid(qh, other->point);
+          if (other_id < 0 || other_id >= n) ok = false;
+          if (other_id != id &&
+              std::find(adjacent.begin(), adjacent.end(), other_id) == adjacent.end()) {
+            adjacent.push_back(other_id);
+          }
+        }
+        if (corners != 3) ok = false;
       }
     }
   } else {
@@ -78,8 +90,8 @@ void compute_mesh_hulls(Meshes& meshes) {
       for (int k = 0; k < 3; ++k) points[3 * i + k] = meshes.vertices[adr + i][k];
     }
     std::vector<int> vertices;
-    std::vector<std::pair<int, int>> edges;
-    const bool ok = n >= 4 && qhull_hull(points, n, &vertices, &edges);
+    std::vector<std::vector<int>> adjacent;
+    const bool ok = n >= 4 && qhull_hull(points, n, &vertices, &adjacent);
     meshes.hull_vert_adr.push_back(static_cast<int>(meshes.hull_vertices.size()));
     if (!ok) {
       // No hull: every vertex, no neighbours.
@@ -91,25 +103,15 @@ void compute_mesh_hulls(Meshes& meshes) {
       }
       continue;
     }
-    std::sort(vertices.begin(), vertices.end());
-    vertices.erase(std::unique(vertices.begin(), vertices.end()), vertices.end());
-    std::sort(edges.begin(), edges.end());
-    edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
     // Mesh vertex index -> hull vertex index.
     std::vector<int> local(n, -1);
     for (size_t i = 0; i < vertices.size(); ++i) local[vertices[i]] = static_cast<int>(i);
-    std::vector<std::vector<int>> adjacent(vertices.size());
-    for (const auto& [a, b] : edges) {
-      adjacent[local[a]].push_back(local[b]);
-      adjacent[local[b]].push_back(local[a]);
-    }
     meshes.hull_vert_count.push_back(static_cast<int>(vertices.size()));
     for (size_t i = 0; i < vertices.size(); ++i) {
       meshes.hull_vertices.push_back(meshes.vertices[adr + vertices[i]]);
       meshes.hull_neighbour_adr.push_back(static_cast<int>(meshes.hull_neighbours.size()));
       meshes.hull_neighbour_count.push_back(static_cast<int>(adjacent[i].size()));
-      meshes.hull_neighbours.insert(meshes.hull_neighbours.end(), adjacent[i].begin(),
-                                    adjacent[i].end());
+      for (const int v : adjacent[i]) meshes.hull_neighbours.push_back(local[v]);
     }
   }
 }

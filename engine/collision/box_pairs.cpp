@@ -45,229 +45,622 @@ int sphere_box_raw(const Vector3d& c, double r, const GeomShape& b, double margi
   return 1;
 }
 
-// Signed distance from a point to the box surface (negative inside).
-double box_signed_distance(const Vector3d& local, const Vector3d& size) {
-  const Vector3d q = local.cwiseAbs() - size;
-  const Vector3d pos = q.cwiseMax(0.0);
-  return pos.norm() + std::min(q.maxCoeff(), 0.0);
-}
-
 }  // namespace
 
 int sphere_box(const GeomShape& a, const GeomShape& b, double margin, RawContact* out) {
   return sphere_box_raw(a.pos, a.size[0], b, margin, out);
 }
 
-// Capsule and box. The signed distance from the capsule axis to the box is a
-// convex function of the axis parameter; its minimiser (golden-section search
-// to round-off) gives the first contact, as a sphere-box contact there. The
-// axis end farther from that point gives a second contact when it is within
-// the margin too, so a capsule lying on a face rests on both ends.
+namespace {
+
+// Nearest points of the capsule segment S(t) = p + t h (t in [-1, 1], box
+// frame) and the box edge E(x) = e0 + x s u (x in [-1, 1], u a box axis):
+// minimising |E(x) - S(t)|^2 gives
+//   [ma mb; mb mc] [x; t] = [g; w],  ma = s^2, mb = -s (h.u), mc = |h|^2,
+//   g = -s (e0 - p).u,  w = h.(e0 - p).
+// A parameter beyond its range is clamped and the other re-solved once (the
+// edge parameter clamped again). Records which end each parameter was clamped
+// to: 0 at -1, 2 at +1, 1 inside (an edge parameter that is re-solved into
+// its range keeps its earlier mark). False when the lines are parallel.
+struct EdgeSegment {
+  double x = 0, t = 0;            // edge and segment parameters
+  int edge_end = 1, seg_end = 1;  // 0, 1 or 2 as above
+  double dist2 = 0;               // squared distance of the two points
+};
+
+bool edge_segment(const Vector3d& e0, int axis, double s, const Vector3d& p, const Vector3d& h,
+                  double h_len, EdgeSegment* r) {
+  const Vector3d dif = e0 - p;
+  const double ma = s * s, mb = -s * h[axis], mc = h_len * h_len;
+  const double g = -s * dif[axis], w = h.dot(dif);
+  const double det = ma * mc - mb * mb;
+  if (std::abs(det) < kMinValue) return false;
+  const double inv = 1 / det;
+  double x = (mc * g - mb * w) * inv, t = (ma * w - mb * g) * inv;
+  int ex = 1, et = 1;
+  if (x > 1) {
+    x = 1;
+    ex = 2;
+    t = (w - mb) * (1 / mc);
+  } else if (x < -1) {
+    x = -1;
+    ex = 0;
+    t = (w + mb) * (1 / mc);
+  }
+  auto clamp_edge = [&](double value) {
+    x = value;
+    if (x > 1) {
+      x = 1;
+      ex = 2;
+    } else if (x < -1) {
+      x = -1;
+      ex = 0;
+    }
+  };
+  if (t > 1) {
+    t = 1;
+    et = 2;
+    clamp_edge((g - mb) * (1 / ma));
+  } else if (t < -1) {
+    t = -1;
+    et = 0;
+    clamp_edge((g + mb) * (1 / ma));
+  }
+  Vector3d d = dif - h * t;
+  d[axis] += s * x;
+  r->x = x;
+  r->t = t;
+  r->edge_end = ex;
+  r->seg_end = et;
+  r->dist2 = d.dot(d);
+  return true;
+}
+
+}  // namespace
+
+// Capsule (a) and box (b), in the box frame. The capsule's segment is
+// p + t h, t in [-1, 1] (h = half axis).
+//  1. Nearest feature. Each segment end that lies beyond at most one face
+//     pair (inside the box's face slab) is measured to its clamped point (a
+//     face, or the inside); then each of the 12 edges by the edge-segment
+//     problem above. The smallest squared distance wins (an edge must beat
+//     the best by more than kMinValue); it fixes t1, the segment parameter of
+//     the first contact.
+//  2. Second contact, for a capsule that lies along the box rather than
+//     pointing at it. The corner bits of the capsule direction (bit k set
+//     when h_k > 0) are compared with those of the nearest box corner:
+//     - nearest point a box corner: when the direction leaves the corner
+//       along one axis only (or all but one) the capsule runs along an edge
+//       (|h_ax|^2 > 0.5 of the length) or across a face; the second point
+//       is as far along the segment as the capsule stays over that edge or
+//       face: t2 - t1 = min(remaining length, 2 s_k / |h_k| per crossed axis).
+//     - nearest point inside a box edge: when the capsule crosses the edge
+//       like an X, it continues over the face it is flattest against, until
+//       it leaves that face or passes the edge's end.
+//     - nearest point a segment end over a face: the other end is followed
+//       until the segment leaves the face's slab sideways (at most to the
+//       other end).
+//  3. Contacts: the box against a sphere of the capsule radius at t1 and, if
+//     step 2 found one, at t2 (sphere_box_raw), in that order.
 int capsule_box(const GeomShape& a, const GeomShape& b, double margin, RawContact* out) {
-  const Vector3d axis = a.mat.col(2) * a.size[1];
-  const double r = a.size[0];
-  const Matrix3d rt = b.mat.transpose();
-  const Vector3d p0 = rt * (a.pos - b.pos), d0 = rt * axis;
-  auto f = [&](double t) { return box_signed_distance(p0 + t * d0, b.size); };
-  // Golden-section search on [-1, 1].
-  constexpr double kInvPhi = 0.6180339887498949;
-  double lo = -1, hi = 1;
-  double x1 = hi - kInvPhi * (hi - lo), x2 = lo + kInvPhi * (hi - lo);
-  double f1 = f(x1), f2 = f(x2);
-  for (int i = 0; i < 80 && hi - lo > 1e-12; ++i) {
-    if (f1 <= f2) {
-      hi = x2;
-      x2 = x1;
-      f2 = f1;
-      x1 = hi - kInvPhi * (hi - lo);
-      f1 = f(x1);
-    } else {
-      lo = x1;
-      x1 = x2;
-      f1 = f2;
-      x2 = lo + kInvPhi * (hi - lo);
-      f2 = f(x2);
+  const Vector3d& sb = b.size;
+  const double radius = a.size[0], half = a.size[1];
+  const Vector3d p = b.mat.transpose() * (a.pos - b.pos);
+  const Vector3d axis = b.mat.transpose() * a.mat.col(2);
+  const Vector3d h = axis * half;
+  const int axis_bits = (h[0] > 0 ? 1 : 0) | (h[1] > 0 ? 2 : 0) | (h[2] > 0 ? 4 : 0);
+
+  // 1. Nearest feature. kind: -3 / -1 the -1 / +1 end over a face (face =
+  // the clamped axis, -1 inside), 0..8 an edge (3 edge_end + seg_end).
+  double best = margin + 2 * (radius + half + sb[0] + sb[1] + sb[2]);
+  double t1 = 0, edge_x = 0;
+  int kind = -4, face = -1, corner = 0, edge_axis = 0;
+  for (const int end : {-1, 1}) {
+    const Vector3d q = p + end * h;
+    Vector3d c = q;
+    int clamped = 0, last = -1;
+    for (int k = 0; k < 3; ++k) {
+      if (q[k] < -sb[k] || q[k] > sb[k]) {
+        c[k] = std::clamp(q[k], -sb[k], sb[k]);
+        ++clamped;
+        last = k;
+      }
+    }
+    if (clamped > 1) continue;
+    const double d2 = (c - q).squaredNorm();
+    if (d2 < best) {
+      best = d2;
+      t1 = end;
+      kind = end - 2;
+      face = last;
     }
   }
-  double t = 0.5 * (lo + hi);
-  // Prefer an exact end when it is as close as the interior minimiser.
-  const double ft = f(t), fp = f(1), fm = f(-1);
-  if (fp <= ft + 1e-14 && fp <= fm) {
-    t = 1;
-  } else if (fm <= ft + 1e-14) {
-    t = -1;
+  for (int j = 0; j < 3; ++j) {
+    for (int i = 0; i < 8; ++i) {
+      if (i & (1 << j)) continue;
+      // Edge along axis j through the corners i and i + 2^j; e0 its middle.
+      Vector3d e0((i & 1) ? sb[0] : -sb[0], (i & 2) ? sb[1] : -sb[1], (i & 4) ? sb[2] : -sb[2]);
+      e0[j] = 0;
+      EdgeSegment r;
+      if (!edge_segment(e0, j, sb[j], p, h, half, &r)) continue;
+      if (r.dist2 < best - kMinValue) {
+        best = r.dist2;
+        t1 = r.t;
+        edge_x = r.x;
+        const int code = 3 * r.edge_end + r.seg_end;
+        corner = i + (1 << j) * (code / 6);  // the edge's upper corner when clamped there
+        edge_axis = j;
+        kind = code;
+      }
+    }
   }
-  int count = sphere_box_raw(a.pos + t * axis, r, b, margin, out);
-  if (count == 0) return 0;
-  const double other = t > 0 ? -1 : 1;
-  if (std::abs(other - t) > 1e-9) {
-    count += sphere_box_raw(a.pos + other * axis, r, b, margin, out + count);
+  if (kind == -4) return 0;
+
+  // 2. Second contact parameter (t2 = t1 + step; none while step < -3).
+  double step = -4;
+  if (kind >= 0 && kind / 3 != 1) {
+    // Box corner nearest. bits: the axes along which the capsule direction
+    // differs from the corner's outward diagonal.
+    int bits = axis_bits ^ corner;
+    if (bits != 0 && bits != 7) {
+      double sign, toward_end, away_end;
+      if (bits == 1 || bits == 2 || bits == 4) {
+        sign = 1;
+        toward_end = 1 - t1;
+        away_end = 1 + t1;
+      } else {
+        sign = -1;
+        bits = 7 - bits;
+        away_end = 1 - t1;
+        toward_end = 1 + t1;
+      }
+      const int ax = bits == 1 ? 0 : (bits == 2 ? 1 : 2);
+      const int ax1 = (ax + 1) % 3, ax2 = (ax + 2) % 3;
+      if (axis[ax] * axis[ax] > 0.5) {
+        // Along the edge of axis ax, at most to the edge's other corner.
+        step = std::min(toward_end, 2 * sb[ax] / std::abs(h[ax]));
+        step *= sign;
+      } else {
+        // Across the face normal to ax, at most to its far side.
+        step = away_end;
+        step = std::min(step, 2 * sb[ax1] / std::abs(h[ax1]));
+        step = std::min(step, 2 * sb[ax2] / std::abs(h[ax2]));
+        step *= -sign;
+      }
+    }
+  } else if (kind >= 0) {
+    // Inside an edge: only a capsule crossing it (one differing bit off the edge axis).
+    const int bits = (axis_bits ^ corner) & (7 - (1 << edge_axis));
+    if (bits == 1 || bits == 2 || bits == 4) {
+      const int ax = edge_axis;
+      int ax1 = (ax + 1) % 3, ax2 = (ax + 2) % 3;
+      // ax1: the face the capsule is flattest against; ax2 the other.
+      if (std::abs(axis[ax1]) > std::abs(axis[ax2])) ax1 = ax2;
+      ax2 = 3 - ax - ax1;
+      double sign;
+      if (bits & (1 << ax2)) {
+        sign = 1;
+        step = 1 - t1;
+      } else {
+        sign = -1;
+        step = 1 + t1;
+      }
+      step = std::min(step, 2 * sb[ax2] / std::abs(h[ax2]));
+      const bool same = ((axis_bits & (1 << ax)) != 0) == ((bits & (1 << ax2)) != 0);
+      const double edge_left = same ? 1 - edge_x : 1 + edge_x;
+      step = std::min(step, sb[ax] * edge_left / std::abs(h[ax]));
+      step *= sign;
+    }
+  } else if (face != -1) {
+    // A segment end over a face: walk towards the other end until the
+    // segment leaves the slab of another axis.
+    const double sign = kind == -3 ? 1 : -1;
+    const Vector3d q = p - sign * h;
+    step = 2;
+    for (int k = 0; k < 3; ++k) {
+      if (k == face) continue;
+      for (const double side : {sb[k], -sb[k]}) {
+        const double e = (side - q[k]) / h[k] * sign;
+        if (e > 0 && e < step) step = e;
+      }
+    }
+    step *= sign;
+  }
+
+  // 3. Spheres at t1 and t2.
+  const Vector3d world_h = a.mat.col(2) * half;
+  int count = sphere_box_raw(a.pos + t1 * world_h, radius, b, margin, out);
+  if (step > -3) {
+    count += sphere_box_raw(a.pos + (t1 + step) * world_h, radius, b, margin, out + count);
   }
   return count;
 }
 
 namespace {
 
-// Clips the convex polygon `poly` (n points) by the half-space dot(normal, p) <= offset.
-int clip_polygon(const Vector3d* poly, int n, const Vector3d& normal, double offset,
-                 Vector3d* result) {
-  int count = 0;
-  for (int i = 0; i < n; ++i) {
-    const Vector3d& p = poly[i];
-    const Vector3d& q = poly[(i + 1) % n];
-    const double dp = normal.dot(p) - offset, dq = normal.dot(q) - offset;
-    if (dp <= 0) result[count++] = p;
-    if ((dp < 0 && dq > 0) || (dp > 0 && dq < 0)) {
-      result[count++] = p + (q - p) * (dp / (dp - dq));
-    }
+// Frame of a box face, as a signed permutation F with F n = +z for the face's
+// outward normal n (faces 0-2: +x, +y, +z; 3-5: -x, -y, -z). The face's
+// in-plane axes become x and y.
+Matrix3d face_frame(int face) {
+  Matrix3d f = Matrix3d::Zero();
+  switch (face) {
+    case 0:  // +x -> z, z -> -x
+      f(0, 2) = -1, f(1, 1) = 1, f(2, 0) = 1;
+      break;
+    case 1:  // +y -> z, z -> -y
+      f(0, 0) = 1, f(1, 2) = -1, f(2, 1) = 1;
+      break;
+    case 2:
+      f.setIdentity();
+      break;
+    case 3:  // -x -> z, z -> x
+      f(0, 2) = 1, f(1, 1) = 1, f(2, 0) = -1;
+      break;
+    case 4:  // -y -> z, z -> y
+      f(0, 0) = 1, f(1, 2) = 1, f(2, 1) = -1;
+      break;
+    default:  // -z -> z, x -> -x
+      f(0, 0) = -1, f(1, 1) = 1, f(2, 2) = -1;
   }
-  return count;
+  return f;
 }
 
-// Nearest points of the lines p1 + s d1 and p2 + t d2, s and t clipped to the segments
-// [-l1, l1] and [-l2, l2].
-void segment_points(const Vector3d& p1, const Vector3d& d1, double l1, const Vector3d& p2,
-                    const Vector3d& d2, double l2, Vector3d* q1, Vector3d* q2) {
-  const Vector3d w = p1 - p2;
-  const double b = d1.dot(d2), d = d1.dot(w), e = d2.dot(w);
-  const double den = 1 - b * b;
-  double s = den > kMinValue ? (b * e - d) / den : 0;
-  s = std::clamp(s, -l1, l1);
-  double t = std::clamp(b * s + e, -l2, l2);
-  s = std::clamp(b * t - d, -l1, l1);
-  *q1 = p1 + s * d1;
-  *q2 = p2 + t * d2;
+double sgn(bool positive) { return positive ? 1.0 : -1.0; }
+
+// Where the segment o + u d (u in [0, 1], xy only) crosses the lines
+// x = +-half[0] and y = +-half[1] within the rectangle |x| <= half[0],
+// |y| <= half[1]: calls f(u, q, side, other) with q the crossed coordinate,
+// side its value and other the remaining coordinate there.
+template <typename F>
+void cross_rectangle(const Vector3d& o, const Vector3d& d, const double half[2], F&& f) {
+  for (int q = 0; q < 2; ++q) {
+    if (std::abs(d[q]) <= kMinValue) continue;
+    for (const double side : {-half[q], half[q]}) {
+      const double u = (side - o[q]) * (1 / d[q]);
+      if (u < 0 || u > 1) continue;
+      const double other = o[1 - q] + d[1 - q] * u;
+      if (std::abs(other) > half[1 - q]) continue;
+      f(u, q, side, other);
+    }
+  }
 }
 
 }  // namespace
 
-// Box and box by the separating axis theorem: the three face normals of each
-// box and the nine edge-edge cross products. The axis of least penetration
-// (largest separation) decides. A face axis gives the incident face of the
-// other box clipped against the side planes of the reference face: up to 8
-// contacts, each at its own depth (the true one). An edge-edge axis gives one
-// contact midway between the nearest points of the two edges. Face axes are
-// preferred unless an edge axis separates clearly more, which keeps resting
-// boxes on their faces.
-int box_box(const GeomShape& a, const GeomShape& b, double margin, RawContact* out) {
-  const Matrix3d& ra = a.mat;
-  const Matrix3d& rb = b.mat;
-  const Vector3d& sa = a.size;
-  const Vector3d& sb = b.size;
-  const Vector3d t = b.pos - a.pos;
-  const Matrix3d c = ra.transpose() * rb;  // c(i, j) = ai . bj
-  Matrix3d ac;
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j) ac(i, j) = std::abs(c(i, j)) + 1e-12;
-  }
-  const Vector3d ta = ra.transpose() * t;
+namespace {
 
-  double best = -INFINITY;
-  int best_axis = -1;  // 0-2 faces of a, 3-5 faces of b, 6-14 edges
-  Vector3d best_normal(1, 0, 0);
-  auto consider = [&](double separation, int axis, const Vector3d& n) {
-    if (separation > best) {
-      best = separation;
-      best_axis = axis;
-      best_normal = n;
-    }
-  };
+// Box (a) and box (b) by separating axes, then contact points on the axis of
+// least overlap.
+//  1. Overlaps: along the 3 face normals of each box, |centre distance| minus
+//     both projected half extents; along the 9 edge-edge axes a_i x b_j
+//     (skipped when parallel) likewise. Any axis separating by more than the
+//     margin: no contact. The least overlap wins; faces in the order a_0,
+//     b_0, a_1, b_1, a_2, b_2, then edges, an edge only when it is below the
+//     best by a relative 1e-12.
+//  2. Face axis: the winning face is the reference (moved to z = 0 with
+//     outward normal +z and half sizes lx, ly), the other box the incident
+//     one. Its lowest corner and its edges from there that are not steep
+//     (|z component| < 0.5) span a corner, an edge or a face below the
+//     reference face. Contacts: crossings of those incident edges with the
+//     lines x = +-lx, y = +-ly inside the rectangle; rectangle corners inside
+//     the incident parallelogram (at its height there); the incident
+//     vertices strictly inside the rectangle (the lowest corner always).
+//     Points higher than the margin are dropped, and so is a point that
+//     occurs again later in that order (exactly equal coordinates: aligned
+//     faces give each shared corner twice). The distance is the height
+//     z (the true depth), the position the point halfway down to the face,
+//     the normal the reference face's (from a to b).
+//  3. Edge axis: the reference face of a is the one, of the two faces along
+//     the edge of a, facing b and most orthogonal to b's edge; the incident
+//     face of b is spanned by b's nearest edge and the parallel edge across
+//     the face of b flattest against a's edge direction. Its four corners
+//     are projected along the edge-edge normal onto the reference plane.
+//     Contacts: crossings of the projected face's edges with the rectangle
+//     (distance along the normal to the plane, position halfway); then
+//     rectangle corners within the projected face (clamped into it while no
+//     edge crossing exists), at the Euclidean distance to the face point;
+//     then projected corners inside the rectangle (or, without crossings,
+//     outside it in at most one coordinate), at their distance to the
+//     rectangle. Points above the plane farther than the margin are
+//     dropped; at most kMaxPairContacts.
+int box_box_raw(const GeomShape& a, const GeomShape& b, double margin, RawContact* out) {
+  const Vector3d& s1 = a.size;
+  const Vector3d& s2 = b.size;
+  // Relative placement: b's centre in a's frame and a's in b's; rot(i, j) = a_i . b_j.
+  const Vector3d p21 = a.mat.transpose() * (b.pos - a.pos);
+  const Vector3d p12 = b.mat.transpose() * (a.pos - b.pos);
+  const Matrix3d rot = a.mat.transpose() * b.mat;
+  const Matrix3d rot_abs = rot.cwiseAbs();
+  const Vector3d extent2 = rot_abs * s2;              // b's half extents along a's axes
+  const Vector3d extent1 = rot_abs.transpose() * s1;  // a's along b's
+
+  // 1. Face axes. code: 0-5 face of a (axis, +3 when b is on the negative
+  // side), 6-11 face of b (likewise for a), 12 + 3 i + j edges a_i x b_j.
+  double overlap = margin + 3 * (s1.sum() + s2.sum());
+  int code = -1;
   for (int i = 0; i < 3; ++i) {
-    const double rbox = sb[0] * ac(i, 0) + sb[1] * ac(i, 1) + sb[2] * ac(i, 2);
-    consider(std::abs(ta[i]) - sa[i] - rbox, i, ra.col(i) * (ta[i] < 0 ? -1.0 : 1.0));
+    const double c1 = -std::abs(p21[i]) + s1[i] + extent2[i];
+    const double c2 = -std::abs(p12[i]) + s2[i] + extent1[i];
+    if (c1 < -margin || c2 < -margin) return 0;
+    if (c1 < overlap) {
+      overlap = c1;
+      code = i + 3 * (p21[i] < 0);
+    }
+    if (c2 < overlap) {
+      overlap = c2;
+      code = i + 3 * (p12[i] < 0) + 6;
+    }
   }
-  for (int j = 0; j < 3; ++j) {
-    const double rbox = sa[0] * ac(0, j) + sa[1] * ac(1, j) + sa[2] * ac(2, j);
-    const double proj = t.dot(rb.col(j));
-    consider(std::abs(proj) - sb[j] - rbox, 3 + j, rb.col(j) * (proj < 0 ? -1.0 : 1.0));
-  }
-  if (best > margin) return 0;
-  const double face_best = best;
+  // Edge axes, in a's frame: n = a_i x b_j (normalised).
+  Vector3d edge_normal(0, 0, 0);
+  int corner1 = 0, corner2 = 0;  // bits: the + side of each axis towards the other box
+  bool flipped = false;          // b lies on the -n side
   for (int i = 0; i < 3; ++i) {
     for (int j = 0; j < 3; ++j) {
-      Vector3d n = ra.col(i).cross(rb.col(j));
+      const Vector3d bj = rot.col(j);
+      Vector3d n = Vector3d::UnitX();
+      if (i == 0) n = Vector3d(0, -bj[2], bj[1]);
+      if (i == 1) n = Vector3d(bj[2], 0, -bj[0]);
+      if (i == 2) n = Vector3d(-bj[1], bj[0], 0);
       const double len = n.norm();
-      if (len < 1e-6) continue;  // parallel edges: a face axis covers them
+      if (len < kMinValue) continue;
       n /= len;
-      const double ra_r = sa[0] * std::abs(n.dot(ra.col(0))) + sa[1] * std::abs(n.dot(ra.col(1))) +
-                          sa[2] * std::abs(n.dot(ra.col(2)));
-      const double rb_r = sb[0] * std::abs(n.dot(rb.col(0))) + sb[1] * std::abs(n.dot(rb.col(1))) +
-                          sb[2] * std::abs(n.dot(rb.col(2)));
-      const double proj = t.dot(n);
-      const double separation = std::abs(proj) - ra_r - rb_r;
-      if (separation > margin) return 0;
-      // Edge axes must beat the faces by a relative and absolute slack.
-      if (separation > 0.95 * face_best + 1e-9 * (sa.maxCoeff() + sb.maxCoeff()) &&
-          separation > best) {
-        best = separation;
-        best_axis = 6 + 3 * i + j;
-        best_normal = n * (proj < 0 ? -1.0 : 1.0);
+      const double centre = p21.dot(n);
+      // b's extent along n: |b_k . (a_i x b_j)| = |a_i . b_m| / len, m the third axis.
+      double reach = 0;
+      for (int k = 0; k < 3; ++k) {
+        if (k != i) reach += s1[k] * std::abs(n[k]);
+      }
+      for (int k = 0; k < 3; ++k) {
+        if (k != j) reach += s2[k] * rot_abs(i, 3 - k - j) / len;
+      }
+      const double c3 = reach - std::abs(centre);
+      if (c3 < -margin) return 0;
+      if (c3 < overlap * (1 - 1e-12)) {
+        overlap = c3;
+        corner1 = corner2 = 0;
+        for (int k = 0; k < 3; ++k) {
+          if (k != i && ((n[k] > 0) != (centre < 0))) corner1 |= 1 << k;
+        }
+        for (int k = 0; k < 3; ++k) {
+          // Sign of b_k . n, flipped when b is on the -n side.
+          const bool cyclic = (k - j + 3) % 3 == 1;
+          if (k != j && ((rot(i, 3 - k - j) > 0) != (centre < 0)) != cyclic) corner2 |= 1 << k;
+        }
+        code = 12 + 3 * i + j;
+        edge_normal = n;
+        flipped = centre < 0;
       }
     }
   }
+  if (code < 0) return 0;
 
-  const Vector3d n = best_normal;  // from a to b
-  if (best_axis >= 6) {
-    // Edge-edge: the edge of a farthest along n and the edge of b farthest along -n.
-    const int i = (best_axis - 6) / 3, j = (best_axis - 6) % 3;
-    Vector3d pa = a.pos, pb = b.pos;
+  if (code < 12) {
+    // 2. Face contact. ref: the reference box; frame: its face frame F.
+    const int face = code % 6;
+    const bool ref_is_b = code >= 6;
+    const Matrix3d frame = face_frame(face);
+    // Incident box's axes (columns) and centre in the reference face frame.
+    const Matrix3d r = ref_is_b ? Matrix3d(frame * rot.transpose()) : Matrix3d(frame * rot);
+    Vector3d centre = frame * (ref_is_b ? p12 : p21);
+    const Vector3d ref_half = (frame * (ref_is_b ? s2 : s1)).cwiseAbs();
+    const Vector3d& inc_size = ref_is_b ? s1 : s2;
+    const double half[2] = {ref_half[0], ref_half[1]};
+    centre[2] -= ref_half[2];  // reference face at z = 0
+    // Lowest incident corner: + along each axis pointing down.
+    int low = 0;
     for (int k = 0; k < 3; ++k) {
-      if (k != i) pa += ra.col(k) * (sa[k] * (n.dot(ra.col(k)) > 0 ? 1.0 : -1.0));
-      if (k != j) pb += rb.col(k) * (sb[k] * (n.dot(rb.col(k)) > 0 ? -1.0 : 1.0));
+      if (r(2, k) < 0) low |= 1 << k;
     }
-    Vector3d qa, qb;
-    segment_points(pa, ra.col(i), sa[i], pb, rb.col(j), sb[j], &qa, &qb);
-    out->dist = best;
-    out->normal = n;
-    out->pos = 0.5 * (qa + qb);
-    return 1;
+    Vector3d pts[6];
+    pts[0] = centre;
+    for (int k = 0; k < 3; ++k) pts[0] += r.col(k) * (inc_size[k] * sgn(low & (1 << k)));
+    int m = 1;
+    for (int k = 0; k < 3; ++k) {
+      if (std::abs(r(2, k)) < 0.5)
+        pts[m++] = r.col(k) * (inc_size[k] * ((low & (1 << k)) ? -2 : 2));
+    }
+    // Far corners of the spanned parallelogram (pts[1], pts[2] are edge vectors).
+    if (m > 1) pts[3] = pts[0] + pts[1];
+    if (m > 2) {
+      pts[4] = pts[0] + pts[2];
+      pts[5] = pts[3] + pts[2];
+    }
+    Vector3d points[kMaxPairContacts + 8];
+    int n = 0;
+    auto add = [&](const Vector3d& v) {
+      if (n < kMaxPairContacts) points[n++] = v;
+    };
+    // Incident edges (origin, direction) crossing the rectangle's sides.
+    const Vector3d* lines[4][2] = {
+        {&pts[0], &pts[1]}, {&pts[0], &pts[2]}, {&pts[3], &pts[2]}, {&pts[4], &pts[1]}};
+    const int line_count = m > 2 ? 4 : (m > 1 ? 1 : 0);
+    for (int l = 0; l < line_count; ++l) {
+      const Vector3d& o = *lines[l][0];
+      const Vector3d& d = *lines[l][1];
+      cross_rectangle(o, d, half, [&](double u, int, double, double) { add(o + d * u); });
+    }
+    if (m > 2) {
+      // Rectangle corners strictly inside the parallelogram pts[0] + u e1 + v e2.
+      const double e1x = pts[1][0], e2x = pts[2][0], e1y = pts[1][1], e2y = pts[2][1];
+      const double det = e1x * e2y - e2x * e1y;
+      for (int c = 0; c < 4; ++c) {
+        const double cx = c / 2 ? half[0] : -half[0], cy = c % 2 ? half[1] : -half[1];
+        const double x = cx - pts[0][0], y = cy - pts[0][1];
+        const double u = (x * e2y - y * e2x) * (1 / det);
+        const double v = (y * e1x - x * e1y) * (1 / det);
+        if (u <= 0 || v <= 0 || u >= 1 || v >= 1) continue;
+        add(Vector3d(cx, cy, pts[0][2] + u * pts[1][2] + v * pts[2][2]));
+      }
+    }
+    // Incident vertices: the lowest always, the others strictly inside.
+    for (int c = 0; c < (1 << (m - 1)); ++c) {
+      const Vector3d& v = pts[c == 0 ? 0 : c + 2];
+      if (c > 0 && (v[0] <= -half[0] || v[0] >= half[0] || v[1] <= -half[1] || v[1] >= half[1])) {
+        continue;
+      }
+      add(v);
+    }
+    // World frame of the reference face; normal from a to b.
+    const Matrix3d world = (ref_is_b ? b.mat : a.mat) * frame.transpose();
+    const Vector3d& origin = ref_is_b ? b.pos : a.pos;
+    const Vector3d normal = world.col(2) * (ref_is_b ? -1.0 : 1.0);
+    int count = 0;
+    for (int k = 0; k < n; ++k) {
+      const double z = points[k][2];
+      if (z > margin) continue;
+      // A candidate found twice (an incident edge ending on a rectangle side,
+      // or the lowest corner on one: faces that coincide in x or y) is kept
+      // only at its last occurrence, compared bit for bit.
+      bool repeated = false;
+      for (int j = k + 1; j < n && !repeated; ++j) repeated = points[j] == points[k];
+      if (repeated) continue;
+      RawContact& c = out[count++];
+      c.dist = z;
+      c.normal = normal;
+      c.pos = world * Vector3d(points[k][0], points[k][1], 0.5 * z + ref_half[2]) + origin;
+    }
+    return count;
   }
 
-  // Face contact: reference box r (its face with outward normal rn), incident box s.
-  const bool ref_is_a = best_axis < 3;
-  const GeomShape& ref = ref_is_a ? a : b;
-  const GeomShape& inc = ref_is_a ? b : a;
-  const int ref_axis = ref_is_a ? best_axis : best_axis - 3;
-  const Vector3d rn = ref_is_a ? n : Vector3d(-n);  // outward normal of the reference face
-  // Incident face: the face of inc whose outward normal is most against rn.
-  int inc_axis = 0;
-  double most = -1;
-  for (int k = 0; k < 3; ++k) {
-    const double d = std::abs(inc.mat.col(k).dot(rn));
-    if (d > most) {
-      most = d;
-      inc_axis = k;
+  // 3. Edge-edge contact.
+  const int ia = (code - 12) / 3, jb = (code - 12) % 3;
+  // b's axes other than jb, ax1 the one most aligned with a's edge axis.
+  int ax1 = jb == 1 ? 0 : 1, ax2 = jb == 0 ? 2 : (jb == 1 ? 2 : 0);
+  if (rot_abs(ia, ax1) < rot_abs(ia, ax2)) {
+    ax1 = ax2;
+    ax2 = 3 - jb - ax1;
+  }
+  // a's axes other than ia, pax1 the one most aligned with b's edge axis.
+  int pax1 = ia == 1 ? 0 : 1, pax2 = ia == 0 ? 2 : (ia == 1 ? 2 : 0);
+  if (rot_abs(pax1, jb) < rot_abs(pax2, jb)) {
+    pax1 = pax2;
+    pax2 = 3 - ia - pax1;
+  }
+  const int face = (corner1 & (1 << pax2)) ? pax2 : pax2 + 3;
+  const Matrix3d frame = face_frame(face);
+  Vector3d centre = frame * p21;
+  const Vector3d rnorm = frame * edge_normal;
+  const Matrix3d r = frame * rot;  // b's axes (columns) in a's face frame
+  const Vector3d ref_half = (frame.transpose() * s1).cwiseAbs();
+  const double half[2] = {ref_half[0], ref_half[1]};
+  centre[2] -= ref_half[2];
+  // Incident face of b: corners 0, 1 on b's nearest edge (+-jb), 2, 3 on the
+  // parallel edge across ax1.
+  Vector3d pu[4];
+  for (int side = 0; side < 2; ++side) {
+    const double f1 = sgn(corner2 & (1 << ax1)) * (side == 0 ? 1.0 : -1.0);
+    const Vector3d base =
+        centre + r.col(ax1) * (s2[ax1] * f1) + r.col(ax2) * (s2[ax2] * sgn(corner2 & (1 << ax2)));
+    pu[2 * side] = base + r.col(jb) * s2[jb];
+    pu[2 * side + 1] = base - r.col(jb) * s2[jb];
+  }
+  if (std::abs(rnorm[2]) < kMinValue) return 0;
+  const double inv_nz = (1 / rnorm[2]) * (flipped ? -1.0 : 1.0);
+  // Projections along the normal onto z = 0.
+  Vector3d proj[4];
+  for (int k = 0; k < 4; ++k) proj[k] = pu[k] + rnorm * (-pu[k][2] * (1 / rnorm[2]));
+  const Vector3d e1 = proj[1] - proj[0], e2 = proj[2] - proj[0];
+  const Vector3d u1 = pu[1] - pu[0], u2 = pu[2] - pu[0];
+  // Face edges: (origin, direction) projected and unprojected.
+  const Vector3d lo[4] = {proj[0], proj[0], proj[0] + e1, proj[0] + e2};
+  const Vector3d ld[4] = {e1, e2, e2, e1};
+  const Vector3d uo[4] = {pu[0], pu[0], pu[0] + u1, pu[0] + u2};
+  const Vector3d ud[4] = {u1, u2, u2, u1};
+  Vector3d points[kMaxPairContacts];
+  double depth[kMaxPairContacts];
+  int n = 0;
+  const double margin2 = margin * margin;
+  for (int l = 0; l < 4; ++l) {
+    cross_rectangle(lo[l], ld[l], half, [&](double u, int q, double side, double other) {
+      if (n >= kMaxPairContacts) return;
+      const Vector3d on_b = uo[l] + ud[l] * u;
+      if (on_b[2] * inv_nz > margin) return;
+      Vector3d mid = 0.5 * on_b;
+      mid[q] += 0.5 * side;
+      mid[1 - q] += 0.5 * other;
+      points[n] = mid;
+      depth[n] = on_b[2] * inv_nz;
+      ++n;
+    });
+  }
+  const int crossings = n;
+  {
+    // The divisor starts as the determinant of (e1, e2) and, as in MuJoCo
+    // 2.2.2, is replaced by each measured corner's squared distance d2 for
+    // the corners after it.
+    const double e1x = e1[0], e2x = e2[0], e1y = e1[1], e2y = e2[1];
+    double det = e1x * e2y - e2x * e1y;
+    for (int c = 0; c < 4 && n < kMaxPairContacts; ++c) {
+      const double cx = c / 2 ? half[0] : -half[0], cy = c % 2 ? half[1] : -half[1];
+      const double x = cx - proj[0][0], y = cy - proj[0][1];
+      double u = (x * e2y - y * e2x) * (1 / det);
+      double v = (y * e1x - x * e1y) * (1 / det);
+      const bool u_out = u < 0 || u > 1, v_out = v < 0 || v > 1;
+      if (crossings == 0 ? (u_out && v_out) : (u_out || v_out)) continue;
+      u = std::clamp(u, 0.0, 1.0);
+      v = std::clamp(v, 0.0, 1.0);
+      const Vector3d on_b = pu[0] * (1 - u - v) + pu[1] * u + pu[2] * v;
+      const Vector3d corner(cx, cy, 0);
+      const double d2 = (corner - on_b).squaredNorm();
+      det = d2;
+      if (on_b[2] > 0 && d2 > margin2) continue;
+      points[n] = 0.5 * (corner + on_b);
+      depth[n] = std::sqrt(d2) * (on_b[2] < 0 ? -1.0 : 1.0);
+      ++n;
     }
   }
-  const double inc_sign = inc.mat.col(inc_axis).dot(rn) > 0 ? -1.0 : 1.0;
-  const Vector3d inc_centre = inc.pos + inc.mat.col(inc_axis) * (inc_sign * inc.size[inc_axis]);
-  const int u = (inc_axis + 1) % 3, v = (inc_axis + 2) % 3;
-  const Vector3d eu = inc.mat.col(u) * inc.size[u], ev = inc.mat.col(v) * inc.size[v];
-  std::array<Vector3d, 16> poly, next;
-  poly[0] = inc_centre + eu + ev;
-  poly[1] = inc_centre - eu + ev;
-  poly[2] = inc_centre - eu - ev;
-  poly[3] = inc_centre + eu - ev;
-  int count = 4;
-  // Side planes of the reference face.
-  for (int k = 0; k < 3 && count > 0; ++k) {
-    if (k == ref_axis) continue;
-    const Vector3d side = ref.mat.col(k);
-    const double centre = side.dot(ref.pos);
-    count = clip_polygon(poly.data(), count, side, centre + ref.size[k], next.data());
-    count = clip_polygon(next.data(), count, -side, -centre + ref.size[k], poly.data());
+  const int with_corners = n;
+  for (int k = 0; k < 4 && n < kMaxPairContacts; ++k) {
+    const double x = proj[k][0], y = proj[k][1];
+    const bool x_out = x < -half[0] || x > half[0], y_out = y < -half[1] || y > half[1];
+    if (crossings == 0) {
+      if (with_corners != 0 && x_out && y_out) continue;
+    } else if (x_out || y_out) {
+      continue;
+    }
+    // Squared distance to the rectangle (in the plane) plus the height along the normal.
+    double d2 = 0;
+    Vector3d on_rect(0.5 * x, 0.5 * y, 0);
+    for (int q = 0; q < 2; ++q) {
+      if (proj[k][q] < -half[q]) {
+        d2 += (proj[k][q] + half[q]) * (proj[k][q] + half[q]);
+        on_rect[q] = -0.5 * half[q];
+      } else if (proj[k][q] > half[q]) {
+        d2 += (proj[k][q] - half[q]) * (proj[k][q] - half[q]);
+        on_rect[q] = 0.5 * half[q];
+      }
+    }
+    const double height = pu[k][2] * inv_nz;
+    d2 += height * height;
+    if (pu[k][2] > 0 && d2 > margin2) continue;
+    points[n] = on_rect + 0.5 * pu[k];
+    depth[n] = std::sqrt(d2) * (pu[k][2] < 0 ? -1.0 : 1.0);
+    ++n;
   }
-  const double face_offset = rn.dot(ref.pos) + ref.size[ref_axis];
-  int result = 0;
-  for (int k = 0; k < count && result < 8; ++k) {
-    const double dist = rn.dot(poly[k]) - face_offset;
-    if (dist > margin) continue;
-    out[result].dist = dist;
-    out[result].normal = n;
-    out[result].pos = poly[k] - rn * (0.5 * dist);
-    ++result;
+  const Matrix3d world = a.mat * frame.transpose();
+  const Vector3d normal = world * rnorm * (flipped ? -1.0 : 1.0);
+  for (int k = 0; k < n; ++k) {
+    out[k].dist = depth[k];
+    out[k].normal = normal;
+    out[k].pos = world * Vector3d(points[k][0], points[k][1], points[k][2] + ref_half[2]) + a.pos;
   }
-  return result;
+  return n;
+}
+
+}  // namespace
+
+// Degenerate boxes (a zero size makes a face parallelogram singular) can
+// give non-finite points; those are dropped.
+int box_box(const GeomShape& a, const GeomShape& b, double margin, RawContact* out) {
+  const int n = box_box_raw(a, b, margin, out);
+  int count = 0;
+  for (int k = 0; k < n; ++k) {
+    if (std::isfinite(out[k].dist) && out[k].pos.allFinite() && out[k].normal.allFinite()) {
+      out[count++] = out[k];
+    }
+  }
+  return count;
 }
 
 }  // namespace pliant::collision

@@ -129,24 +129,49 @@ void broadphase(const Model& m, const Data& d, CollisionScratch& s) {
     s.order.assign(s.sap_bodies.begin(), s.sap_bodies.end());
     std::sort(s.order.begin(), s.order.end(),
               [&](int x, int y) { return s.box_lo[3 * x + axis] < s.box_lo[3 * y + axis]; });
+    // The boxes in sweep order, contiguous: (lo, hi) along the sweep axis, a1, a2.
+    s.sweep.resize(6 * static_cast<size_t>(nsap));
     for (int i = 0; i < nsap; ++i) {
-      const int b1 = s.order[i];
-      const double* lo1 = &s.box_lo[3 * b1];
-      const double* hi1 = &s.box_hi[3 * b1];
+      const int b = s.order[i];
+      double* w = &s.sweep[6 * i];
+      for (const int k : {axis, a1, a2}) {
+        *w++ = s.box_lo[3 * b + k];
+        *w++ = s.box_hi[3 * b + k];
+      }
+    }
+    for (int i = 0; i < nsap; ++i) {
+      const double* w1 = &s.sweep[6 * i];
       for (int j = i + 1; j < nsap; ++j) {
-        const int b2 = s.order[j];
-        const double* lo2 = &s.box_lo[3 * b2];
-        if (lo2[axis] > hi1[axis]) break;
-        const double* hi2 = &s.box_hi[3 * b2];
-        if (lo2[a1] > hi1[a1] || lo1[a1] > hi2[a1] || lo2[a2] > hi1[a2] || lo1[a2] > hi2[a2]) {
-          continue;
-        }
+        const double* w2 = &s.sweep[6 * j];
+        if (w2[0] > w1[1]) break;
+        if (w2[2] > w1[3] || w1[2] > w2[3] || w2[4] > w1[5] || w1[4] > w2[5]) continue;
+        const int b1 = s.order[i], b2 = s.order[j];
         if (filtered_by_welds(m, s, b1, b2)) continue;
         s.body_pairs.push_back(body_pair_signature(b1, b2));
       }
     }
   }
-  std::sort(s.body_pairs.begin(), s.body_pairs.end());
+  // Order by signature: counting sort on the lower body (the high 32 bits),
+  // then insertion sort within each body's (short) run. The vectors keep
+  // their capacity, so steady state allocates nothing.
+  s.pairs_unsorted.swap(s.body_pairs);
+  s.pair_bucket.assign(static_cast<size_t>(nbody) + 1, 0);
+  for (const uint64_t sig : s.pairs_unsorted) ++s.pair_bucket[(sig >> 32) + 1];
+  for (int b = 0; b < nbody; ++b) s.pair_bucket[b + 1] += s.pair_bucket[b];
+  s.body_pairs.resize(s.pairs_unsorted.size());
+  for (const uint64_t sig : s.pairs_unsorted) s.body_pairs[s.pair_bucket[sig >> 32]++] = sig;
+  // pair_bucket[b] is now the end of body b's run (and the start of b + 1's).
+  int start = 0;
+  for (int b = 0; b < nbody; ++b) {
+    const int end = s.pair_bucket[b];
+    for (int i = start + 1; i < end; ++i) {
+      const uint64_t sig = s.body_pairs[i];
+      int j = i;
+      for (; j > start && s.body_pairs[j - 1] > sig; --j) s.body_pairs[j] = s.body_pairs[j - 1];
+      s.body_pairs[j] = sig;
+    }
+    start = end;
+  }
   s.body_pairs.erase(std::unique(s.body_pairs.begin(), s.body_pairs.end()), s.body_pairs.end());
 }
 

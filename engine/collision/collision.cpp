@@ -59,13 +59,17 @@ namespace {
 
 constexpr double kMinFriction = 1e-5;  // MuJoCo's mjMINMU
 
-// Contact frame from the normal: rows n, t1, t2. t1 starts as (0, 1, 0), or
-// (0, 0, 1) when |n_y| >= 0.5, is made orthogonal to n and normalised; t2 = n x t1.
-Matrix3d contact_frame(Vector3d n) {
+// Contact frame from the normal: rows n, t1, t2. t1 is the pair's proposed
+// tangent when that is at least 0.5 long, else (0, 1, 0), or (0, 0, 1) when
+// |n_y| >= 0.5; it is made orthogonal to n and normalised (a proposal
+// parallel to n leaves nothing, and then t1 is x, as in MuJoCo); t2 = n x t1.
+Matrix3d contact_frame(Vector3d n, const Vector3d& proposed) {
   normalize_or_x(n);
-  Vector3d t1 = std::abs(n[1]) < 0.5 ? Vector3d(0, 1, 0) : Vector3d(0, 0, 1);
+  Vector3d t1 = proposed.norm() >= 0.5 ? proposed
+                : std::abs(n[1]) < 0.5 ? Vector3d(0, 1, 0)
+                                       : Vector3d(0, 0, 1);
   t1 -= n * n.dot(t1);
-  t1.normalize();
+  normalize_or_x(t1);
   Matrix3d frame;
   frame.row(0) = n;
   frame.row(1) = t1;
@@ -79,6 +83,7 @@ GeomShape shape_of(const Model& m, const Data& d, int g) {
   s.size = m.geoms.size[g];
   s.pos = d.geom_xpos[g];
   s.mat = d.geom_xmat[g];
+  s.rbound = m.geoms.rbound[g];
   s.mpr_tolerance = m.options.mpr_tolerance;
   s.mpr_iterations = m.options.mpr_iterations;
   if (s.type == GeomType::kMesh) {
@@ -161,15 +166,24 @@ void collide_geoms(const Model& m, Data& d, int g1, int g2, int ipair) {
   if (m.geoms.type[g1] > m.geoms.type[g2]) std::swap(g1, g2);
   const PairFunction fn = pair_function(m.geoms.type[g1], m.geoms.type[g2]);
   if (fn == nullptr) return;
-  ContactParams p = ipair >= 0 ? pair_params(m, ipair) : mix_params(m, g1, g2);
-  if (m.options.flags.override_contacts) p.margin = m.options.o_margin;
+  // The margin first (an explicit pair's own, else the larger geom margin);
+  // the other parameters are mixed only for pairs that make contacts.
+  double margin =
+      ipair >= 0 ? m.pairs.margin[ipair] : std::max(m.geoms.margin[g1], m.geoms.margin[g2]);
+  if (m.options.flags.override_contacts) margin = m.options.o_margin;
   // Bounding spheres (planes have none).
   const double rb1 = m.geoms.rbound[g1], rb2 = m.geoms.rbound[g2];
-  if (rb1 > 0 && rb2 > 0 && (d.geom_xpos[g1] - d.geom_xpos[g2]).norm() > p.margin + rb1 + rb2) {
+  if (rb1 > 0 && rb2 > 0 && (d.geom_xpos[g1] - d.geom_xpos[g2]).norm() > margin + rb1 + rb2) {
     return;
   }
-  RawContact raw[kMaxPairContacts];
-  const int count = fn(shape_of(m, d, g1), shape_of(m, d, g2), p.margin, raw);
+  // One buffer per thread: a local array would be value-initialised (4 kB)
+  // for every pair the broadphase passes. Pair functions that propose no
+  // tangent leave it untouched, so used entries get a zero tangent back below.
+  static thread_local RawContact raw[kMaxPairContacts];
+  const int count = fn(shape_of(m, d, g1), shape_of(m, d, g2), margin, raw);
+  if (count == 0) return;
+  ContactParams p = ipair >= 0 ? pair_params(m, ipair) : mix_params(m, g1, g2);
+  p.margin = margin;
   for (int k = 0; k < count; ++k) {
     // Never hand out non-finite contacts (degenerate input such as NaN poses).
     if (!std::isfinite(raw[k].dist) || !raw[k].pos.allFinite() || !raw[k].normal.allFinite()) {
@@ -178,7 +192,7 @@ void collide_geoms(const Model& m, Data& d, int g1, int g2, int ipair) {
     Contact& c = d.contacts.emplace_back();
     c.dist = raw[k].dist;
     c.pos = raw[k].pos;
-    c.frame = contact_frame(raw[k].normal);
+    c.frame = contact_frame(raw[k].normal, raw[k].tangent);
     c.includemargin = p.margin - p.gap;
     for (int i = 0; i < 5; ++i) c.friction[i] = std::max(p.friction[i], kMinFriction);
     c.solref = p.solref;
@@ -189,6 +203,7 @@ void collide_geoms(const Model& m, Data& d, int g1, int g2, int ipair) {
     c.geom2 = g2;
     c.efc_address = -1;
   }
+  for (int k = 0; k < count; ++k) raw[k].tangent.setZero();
 }
 
 bool bits_match(const Model& m, int g1, int g2) {

@@ -48,7 +48,11 @@ struct CollisionScratch {
   // Per step.
   std::vector<double> box_lo, box_hi;  // 3 per body, world axes
   std::vector<int> order;
+  std::vector<double>
+      sweep;  // per body in sweep order: lo, hi along the sweep axis, then the others
   std::vector<uint64_t> body_pairs;
+  std::vector<uint64_t> pairs_unsorted;  // broadphase output before ordering
+  std::vector<int> pair_bucket;          // per body + 1: start of its pairs in the ordering
 };
 
 }  // namespace pliant

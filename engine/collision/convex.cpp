@@ -49,7 +49,8 @@ int hull_support_index(const HullView& hull, const Vector3d& dir) {
 }  // namespace
 
 // Farthest point of each convex shape along a direction, in the geom frame:
-//  sphere    r d/|d|
+//  sphere    r d/|d|, rounded as the ellipsoid with three equal semi-axes
+//            (r d renormalised, times r), which MPR's rounding path follows
 //  capsule   the end of the axis on d's side, plus the sphere term
 //  ellipsoid s.^2 d / |s .* d|  (the point whose normal is d)
 //  cylinder  rim point r (dx, dy)/|(dx, dy)| on the end disc on d's side
@@ -61,16 +62,15 @@ Vector3d support_point(const GeomShape& g, const Vector3d& dir) {
   Vector3d p;
   switch (g.type) {
     case GeomType::kSphere: {
-      const double n = local.norm();
-      p = n < kMinValue ? Vector3d(s[0], 0, 0) : Vector3d(local * (s[0] / n));
+      const Vector3d scaled = local * s[0];
+      const double n = scaled.norm();
+      p = n < kMinValue ? Vector3d(s[0], 0, 0) : Vector3d(scaled * (s[0] / n));
       break;
     }
-    case GeomType::kCapsule: {
-      const double n = local.norm();
-      p = n < kMinValue ? Vector3d(s[0], 0, 0) : Vector3d(local * (s[0] / n));
+    case GeomType::kCapsule:
+      p = local * s[0];
       p[2] += sign_of(local[2]) * s[1];
       break;
-    }
     case GeomType::kEllipsoid: {
       const Vector3d scaled = s.cwiseProduct(local);
       const double n = scaled.norm();
@@ -96,28 +96,37 @@ Vector3d support_point(const GeomShape& g, const Vector3d& dir) {
   return g.pos + g.mat * p;
 }
 
-// Plane and mesh: the hull vertex deepest below the plane, then its hull
-// neighbours that are within the margin too, up to three contacts, so a mesh
-// resting on a face is supported at several corners.
+// Plane and mesh. The first contact is the hull vertex deepest below the
+// plane (hill climbing). Then the neighbours of that vertex along hull edges,
+// in hull order, that are closer to the plane than the margin and at least
+// 0.3 bounding radii from the first contact's position, up to three contacts
+// in all, so a mesh resting on a face is supported at several corners.
 int plane_mesh(const GeomShape& a, const GeomShape& b, double margin, RawContact* out) {
   if (b.hull.vertex_count == 0) return 0;
   const Vector3d n = a.mat.col(2);
   const Vector3d local = b.mat.transpose() * (-n);
   const int best = hull_support_index(b.hull, local);
-  auto emit = [&](int v, RawContact* c) {
-    const Vector3d point = b.pos + b.mat * b.hull.vertices[v];
-    const double dist = n.dot(point - a.pos);
-    if (dist > margin) return 0;
-    c->dist = dist;
-    c->pos = point - n * (0.5 * dist);
-    c->normal = n;
-    return 1;
-  };
-  int count = emit(best, out);
-  if (count == 0 || b.hull.neighbour_count == nullptr) return count;
+  const Vector3d deepest = b.pos + b.mat * b.hull.vertices[best];
+  const double dist = n.dot(deepest - a.pos);
+  if (dist > margin) return 0;
+  out[0].dist = dist;
+  out[0].pos = deepest - n * (0.5 * dist);
+  out[0].normal = n;
+  int count = 1;
+  if (b.hull.neighbour_count == nullptr) return count;
+  // A vertex v is within the margin when its height n.(pos + R v - plane) is
+  // below it, i.e. (-n in the geom frame).v > n.(pos - plane) - margin.
+  const double threshold = n.dot(b.pos - a.pos) - margin;
   const int* nbr = b.hull.neighbours + b.hull.neighbour_adr[best];
   for (int k = 0; k < b.hull.neighbour_count[best] && count < 3; ++k) {
-    count += emit(nbr[k], out + count);
+    const Vector3d& v = b.hull.vertices[nbr[k]];
+    if (!(local.dot(v) > threshold)) continue;
+    const Vector3d point = b.pos + b.mat * v;
+    if ((point - out[0].pos).norm() < 0.3 * b.rbound) continue;
+    RawContact& c = out[count++];
+    c.dist = n.dot(point - a.pos);
+    c.pos = point - n * (0.5 * c.dist);
+    c.normal = n;
   }
   return count;
 }
@@ -187,6 +196,103 @@ Vector3d barycentric_of(const Vector3d& x, const Vector3d& a, const Vector3d& b,
   const double wa = (b - x).cross(c - x).dot(n) / area;
   const double wb = (c - x).cross(a - x).dot(n) / area;
   return Vector3d(wa, wb, 1 - wa - wb);
+}
+
+// Ellipsoid (semi-axes s) surface normal for a local point p inside it: march
+// along the current normal n from p to the surface, take the surface normal
+// there, and repeat until it changes by less than 1e-6 (at most 30 rounds).
+// The fixed point is the surface point whose normal line passes through p.
+// False when the first round already finds no surface ahead.
+bool ellipsoid_normal_inside(const Vector3d& p, const Vector3d& s, Vector3d* n) {
+  const Vector3d inv_s2 = s.cwiseProduct(s).cwiseInverse();
+  const double c = p.cwiseProduct(p).dot(inv_s2) - 1;
+  if (c > 0) return false;
+  Vector3d dir = *n;
+  normalize_or_x(dir);
+  for (int iteration = 0; iteration < 30; ++iteration) {
+    // |p + x dir|_ellipsoid = 1: A x^2 + 2 B x + c = 0, the root ahead of p.
+    const double qa = dir.cwiseProduct(dir).dot(inv_s2);
+    const double qb = p.cwiseProduct(dir).dot(inv_s2);
+    const double det = qb * qb - qa * c;
+    if (det < kMinValue || qa < kMinValue) return iteration > 0;
+    const double x = (-qb + std::sqrt(det)) / qa;
+    if (x < 0) return iteration > 0;
+    Vector3d next = (p + x * dir).cwiseProduct(inv_s2);
+    normalize_or_x(next);
+    const double change = (next - dir).norm();
+    dir = next;
+    *n = dir;
+    if (change < 1e-6) break;
+  }
+  *n = dir;
+  return true;
+}
+
+// Ellipsoid normal for a local point p outside it: the nearest surface point
+// is p / (1 + lambda / s^2) with lambda > 0 solving
+// sum p_i^2 s_i^2 / (s_i^2 + lambda)^2 = 1 (Newton from lambda = 0, steps
+// below 1e-6 or residual below 1e-6 stop it, at most 30); its normal is
+// proportional to p / (s^2 + lambda).
+void ellipsoid_normal_outside(const Vector3d& p, const Vector3d& s, Vector3d* n) {
+  const Vector3d s2 = s.cwiseProduct(s);
+  const Vector3d ps2 = p.cwiseProduct(p).cwiseProduct(s2);
+  double lambda = 0;
+  for (int iteration = 0; iteration < 30; ++iteration) {
+    const Vector3d r = (s2.array() + lambda).inverse();
+    const Vector3d r2 = r.cwiseProduct(r);
+    const double value = ps2.dot(r2) - 1;
+    if (value < 1e-6) break;
+    const double slope = -2 * ps2.dot(r2.cwiseProduct(r));
+    if (slope > -kMinValue) break;
+    const double step = -value / slope;
+    if (step < 1e-6) break;
+    lambda += step;
+  }
+  *n = p.cwiseQuotient((s2.array() + lambda).matrix());
+}
+
+// Outward surface normal of a smooth geom g at the world point x, replacing
+// the normal guess *n (world, outward from g). Spheres: radial. Capsules:
+// from the nearest axis point. Ellipsoids: from the nearest surface point
+// (above). Cylinders: radial, only when x is on the curved side (|z| within
+// 95% of the half-length and the flat end not 4x closer than the curved
+// wall). Other shapes keep the guess; returns whether it was replaced.
+bool smooth_surface_normal(const GeomShape& g, const Vector3d& x, Vector3d* n) {
+  const Vector3d p = g.mat.transpose() * (x - g.pos);
+  Vector3d local = g.mat.transpose() * *n;
+  const Vector3d& s = g.size;
+  switch (g.type) {
+    case GeomType::kSphere:
+      local = p;
+      break;
+    case GeomType::kCapsule:
+      local = p;
+      local[2] = p[2] < -s[1] ? p[2] + s[1] : (p[2] > s[1] ? p[2] - s[1] : 0.0);
+      break;
+    case GeomType::kEllipsoid: {
+      if (s[0] < kMinValue || s[1] < kMinValue || s[2] < kMinValue) return false;
+      const double e = p.cwiseQuotient(s).squaredNorm();
+      if (e <= 1) {
+        if (!ellipsoid_normal_inside(p, s, &local)) return false;
+      } else {
+        ellipsoid_normal_outside(p, s, &local);
+      }
+      break;
+    }
+    case GeomType::kCylinder: {
+      if (std::abs(p[2]) > 0.95 * s[1]) return false;
+      const double to_flat = std::abs(s[1] - std::abs(p[2]));
+      const double to_round = std::abs(s[0] - std::hypot(p[0], p[1]));
+      if (to_flat < 0.25 * to_round) return false;
+      local = Vector3d(p[0], p[1], 0);
+      break;
+    }
+    default:
+      return false;
+  }
+  normalize_or_x(local);
+  *n = g.mat * local;
+  return true;
 }
 
 }  // namespace
@@ -324,7 +430,6 @@ int convex_convex(const GeomShape& a, const GeomShape& b, double margin, RawCont
     pb += weight[k] * p[k].pb;
   }
   out->dist = margin - depth;
-  out->normal = portal_dir();
   out->pos = (pa + pb) * (0.5 / sum);
   if (!out->pos.allFinite()) {
     // Degenerate tetrahedron (extreme aspect ratios): weight the portal
@@ -332,6 +437,20 @@ int convex_convex(const GeomShape& a, const GeomShape& b, double margin, RawCont
     const Vector3d u = barycentric_of(w, p[1].v, p[2].v, p[3].v);
     out->pos = 0.5 * (u[0] * (p[1].pa + p[1].pb) + u[1] * (p[2].pa + p[2].pb) +
                       u[2] * (p[3].pa + p[3].pb));
+  }
+  // Normal: towards the nearest point w of the final portal, then replaced by
+  // the outward surface normal of each smooth geom at the contact point; with
+  // two smooth geoms the normal is (n_a - n_b) normalised.
+  Vector3d na = w / depth, nb = -na;
+  const bool fixed_a = smooth_surface_normal(a, out->pos, &na);
+  const bool fixed_b = smooth_surface_normal(b, out->pos, &nb);
+  if (fixed_a && fixed_b) {
+    out->normal = na - nb;
+    normalize_or_x(out->normal);
+  } else if (fixed_b) {
+    out->normal = -nb;
+  } else {
+    out->normal = na;
   }
   if (!out->pos.allFinite() || !out->normal.allFinite() || !std::isfinite(out->dist)) return 0;
   return 1;

@@ -33,7 +33,8 @@ struct GeomShape {
   Vector3d size{0, 0, 0};
   Vector3d pos{0, 0, 0};
   Matrix3d mat = Matrix3d::Identity();
-  HullView hull;  // mesh geoms only
+  HullView hull;      // mesh geoms only
+  double rbound = 0;  // radius of the bounding sphere about pos (0 for planes)
   // Convergence of the general convex method (options.mpr_tolerance, _iterations).
   double mpr_tolerance = 1e-6;
   int mpr_iterations = 50;
@@ -45,6 +46,9 @@ struct RawContact {
   double dist = 0;
   Vector3d pos{0, 0, 0};
   Vector3d normal{1, 0, 0};
+  // A first tangent the pair proposes (capsule-plane: the capsule axis); the
+  // frame uses it when it is at least 0.5 long (reference section 7).
+  Vector3d tangent{0, 0, 0};
 };
 
 // A pair function: shapes ordered by type (a.type <= b.type), contacts whose
@@ -72,11 +76,12 @@ int capsule_box(const GeomShape& a, const GeomShape& b, double margin, RawContac
 int box_box(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
 int convex_convex(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
 
-// Two spheres (centres, radii): the building block of the round pairs.
-int sphere_sphere_raw(const Vector3d& c1, double r1, const Vector3d& c2, double r2, double margin,
-                      RawContact* out);
+// Two spheres (centres, radii, and the z axes of the geoms they stand for, which
+// set the normal when the centres coincide): the building block of the round pairs.
+int sphere_sphere_raw(const Vector3d& c1, double r1, const Vector3d& z1, const Vector3d& c2,
+                      double r2, const Vector3d& z2, double margin, RawContact* out);
 
-// Farthest point of a convex geom in world direction `dir` (need not be unit).
+// Farthest point of a convex geom in world direction `dir` (unit).
 Vector3d support_point(const GeomShape& g, const Vector3d& dir);
 
 // Normalises v in place; a vector shorter than kMinValue becomes (1, 0, 0).

@@ -45,6 +45,7 @@ int plane_capsule(const GeomShape& a, const GeomShape& b, double margin, RawCont
     out[count].dist = dist;
     out[count].pos = centre - n * (r + 0.5 * dist);
     out[count].normal = n;
+    out[count].tangent = b.mat.col(2);  // the frame's first tangent follows the axis
     ++count;
   }
   return count;
@@ -127,13 +128,19 @@ int plane_convex(const GeomShape& a, const GeomShape& b, double margin, RawConta
   return 1;
 }
 
-// Two spheres: along the line of centres; coincident centres use (1, 0, 0).
-int sphere_sphere_raw(const Vector3d& c1, double r1, const Vector3d& c2, double r2, double margin,
-                      RawContact* out) {
+// Two spheres: along the line of centres. Coincident centres (nearer than
+// kMinValue, e.g. two capsule axes that cross) take the normal across both
+// geoms' z axes, z1 x z2 normalised ((1, 0, 0) when they are parallel).
+int sphere_sphere_raw(const Vector3d& c1, double r1, const Vector3d& z1, const Vector3d& c2,
+                      double r2, const Vector3d& z2, double margin, RawContact* out) {
   Vector3d n = c2 - c1;
   const double centres = normalize_or_x(n);
   const double dist = centres - r1 - r2;
   if (dist > margin) return 0;
+  if (centres < kMinValue) {
+    n = z1.cross(z2);
+    normalize_or_x(n);
+  }
   out->dist = dist;
   out->pos = c1 + n * (r1 + 0.5 * dist);
   out->normal = n;
@@ -141,7 +148,8 @@ int sphere_sphere_raw(const Vector3d& c1, double r1, const Vector3d& c2, double 
 }
 
 int sphere_sphere(const GeomShape& a, const GeomShape& b, double margin, RawContact* out) {
-  return sphere_sphere_raw(a.pos, a.size[0], b.pos, b.size[0], margin, out);
+  return sphere_sphere_raw(a.pos, a.size[0], a.mat.col(2), b.pos, b.size[0], b.mat.col(2), margin,
+                           out);
 }
 
 // Sphere and capsule: the capsule's segment point nearest the sphere centre.
@@ -149,7 +157,8 @@ int sphere_capsule(const GeomShape& a, const GeomShape& b, double margin, RawCon
   const Vector3d axis = b.mat.col(2);
   double t = axis.dot(a.pos - b.pos);
   t = std::clamp(t, -b.size[1], b.size[1]);
-  return sphere_sphere_raw(a.pos, a.size[0], b.pos + t * axis, b.size[0], margin, out);
+  return sphere_sphere_raw(a.pos, a.size[0], a.mat.col(2), b.pos + t * axis, b.size[0], axis,
+                           margin, out);
 }
 
 // Capsule and capsule: nearest points of the two segments p1 + x1 a1 and
@@ -160,8 +169,9 @@ int sphere_capsule(const GeomShape& a, const GeomShape& b, double margin, RawCon
 // contacts: from each end of the first segment, then from the ends of the
 // second when the first gave fewer than two.
 int capsule_capsule(const GeomShape& a, const GeomShape& b, double margin, RawContact* out) {
-  const Vector3d axis1 = a.mat.col(2) * a.size[1];
-  const Vector3d axis2 = b.mat.col(2) * b.size[1];
+  const Vector3d z1 = a.mat.col(2), z2 = b.mat.col(2);
+  const Vector3d axis1 = z1 * a.size[1];
+  const Vector3d axis2 = z2 * b.size[1];
   const Vector3d dif = a.pos - b.pos;
   const double r1 = a.size[0], r2 = b.size[0];
   const double ma = axis1.dot(axis1), mb = -axis1.dot(axis2), mc = axis2.dot(axis2);
@@ -187,19 +197,21 @@ int capsule_capsule(const GeomShape& a, const GeomShape& b, double margin, RawCo
       x2 = -1;
       x1 = clip((u + mb) / ma);
     }
-    return sphere_sphere_raw(a.pos + x1 * axis1, r1, b.pos + x2 * axis2, r2, margin, out);
+    return sphere_sphere_raw(a.pos + x1 * axis1, r1, z1, b.pos + x2 * axis2, r2, z2, margin, out);
   }
   int count = 0;
   // Ends of the first segment against the second.
   for (const double x1 : {1.0, -1.0}) {
     const double x2 = solve(v - x1 * mb, mc);
-    count += sphere_sphere_raw(a.pos + x1 * axis1, r1, b.pos + x2 * axis2, r2, margin, out + count);
+    count += sphere_sphere_raw(a.pos + x1 * axis1, r1, z1, b.pos + x2 * axis2, r2, z2, margin,
+                               out + count);
   }
   if (count >= 2) return count;
   // Ends of the second segment against the first.
   for (const double x2 : {1.0, -1.0}) {
     const double x1 = solve(u - x2 * mb, ma);
-    count += sphere_sphere_raw(a.pos + x1 * axis1, r1, b.pos + x2 * axis2, r2, margin, out + count);
+    count += sphere_sphere_raw(a.pos + x1 * axis1, r1, z1, b.pos + x2 * axis2, r2, z2, margin,
+                               out + count);
     if (count >= 2) break;
   }
   return count;

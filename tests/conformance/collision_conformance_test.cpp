@@ -2,31 +2,43 @@
 //
 // Pair conformance: for each pair of geom types among plane, sphere, capsule,
 // ellipsoid, cylinder, box and mesh, 500 random relative poses (touching, and
-// separated within a margin of 0.05) are given to both engines; the contact
-// counts must agree and each MuJoCo contact is matched to the Pliant contact of
-// the same geom pair nearest to it (MuJoCo's order within a pair is not
-// guaranteed to be ours). dist, pos and normal are then compared within a
-// tolerance per pair family:
-//  - analytic pairs (plane with sphere, capsule, box, cylinder, ellipsoid,
-//    mesh; sphere-sphere, sphere-capsule, capsule-capsule, sphere-box): 1e-9.
-//  - capsule-box: Pliant's own construction (nearest axis point plus the far
-//    end); compared only where both give the same count, tolerance stated in
-//    kLooseTolerance, and the worst error is printed.
-//  - box-box: Pliant reports the true depth, MuJoCo 2.2.2 half of it (fixed in
-//    3.4.0): dist is compared against twice MuJoCo's. Contact points come from
-//    a different clipping, so only the deepest contact's dist and the normal
-//    are compared.
-//  - general convex pairs (MPR in both engines, the same portal steps and
-//    tolerance): counts must agree; dist and pos agree to ~1e-12 except where
-//    a support point is ambiguous (a cylinder axis along the query direction),
-//    hence kConvexTolerance on dist and pos. The normal is printed but not
-//    checked: Pliant reports the normal of the final portal (the surface
-//    normal at the contact); MuJoCo 2.2.2's normal differs from it.
+// separated within a margin of 0.05) are given to both engines. Per geom pair
+// the contact counts must agree; each MuJoCo contact is matched to the Pliant
+// contact of the same geom pair nearest to it (the order within a pair is not
+// compared) and dist, pos and normal compared:
+//  - analytic pairs (MuJoCo's own functions: plane with every convex type,
+//    sphere-sphere, sphere-capsule, sphere-box, capsule-capsule, capsule-box,
+//    box-box): within kAnalyticTolerance = 1e-9 (measured ~1e-15).
+//    Box-box, stated deviation: for face contacts (normal along a box axis)
+//    MuJoCo 2.2.2 reports half the distance of the contact point from the
+//    reference face (fixed in later MuJoCo); Pliant reports the whole
+//    distance, so it is compared against twice MuJoCo's. Edge-edge contacts
+//    and all positions and normals are compared as they are.
+//  - general convex pairs (ellipsoid, cylinder, mesh combinations, by MPR in
+//    both engines with the same portal steps, tolerance and normal
+//    correction): within kConvexTolerance = 1e-2 on dist, pos and normal.
+//    Measured: every pair agrees to ~1e-11 except sphere-cylinder (and, in
+//    scenes, deep mesh-mesh overlaps): when a flat cylinder end or mesh face
+//    lies deep inside the other shape, MPR's tolerance test stops at a
+//    portal whose choice depends on last-bit rounding of the support points,
+//    and the two engines' different (but equally valid) roundings end on
+//    different portals: up to 8.8e-3 in dist, 1.5e-4 in pos, 1.7e-3 in the
+//    normal for sphere-cylinder. The tolerance bounds that, not a different
+//    method.
 // The test prints the worst error per pair.
 //
 // Scene conformance: at 20 random states of each corpus model, the contact
-// sets of both engines are compared per geom pair (count, and dist, pos and
-// normal of matched contacts with the tolerances above).
+// sets of both engines are compared with the same rules. Stated deviations:
+// box-box count mismatches that come only from the last bit of the geom poses
+// (aligned faces make coincident corners, kept once per bit-identical point,
+// so rounding decides whether two corners merge) are accepted when Pliant's
+// box-box fed MuJoCo's own poses reproduces MuJoCo's count and contacts (see
+// box_count_is_pose_rounding);
+// Pliant has no height-field collision yet, so geom pairs with a height field
+// are left out of the comparison (the test prints how many MuJoCo contacts
+// that leaves out); and MuJoCo 2.2.2 drops contacts beyond its buffer size
+// nconmax (mug: 100) with a warning, where Pliant keeps them all, so in such
+// states Pliant's first nconmax contacts (same order) are compared.
 
 #include <gtest/gtest.h>
 #include <mujoco/mujoco.h>
@@ -34,6 +46,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -42,6 +55,7 @@
 #include <sstream>
 
 #include "engine/collision/collision.h"
+#include "engine/collision/pair.h"
 #include "engine/forward.h"
 #include "engine/kinematics.h"
 #include "engine/load.h"
@@ -53,11 +67,11 @@ namespace {
 
 constexpr double kAnalyticTolerance = 1e-9;
 constexpr double kConvexTolerance = 1e-2;
-constexpr double kLooseTolerance = 1e-1;
 
 struct Errors {
   double dist = 0, pos = 0, normal = 0;
   int compared = 0, count_mismatch = 0, contacts = 0;
+  int pose_rounding = 0;  // box-box count mismatches explained by pose rounding (see below)
 };
 
 const char* type_name(int t) {
@@ -109,13 +123,138 @@ std::string pair_xml(int t1, int t2) {
   return x.str();
 }
 
-// Lines up MuJoCo's contacts with ours: same unordered geom pair, nearest position.
-void compare_contacts(const Model&, const Data& data, const mjModel&, const mjData& rd,
-                      bool box_box, bool pairwise_counts, double tolerance, Errors& e,
-                      const std::string& what) {
+// Whether a geom pair has one of MuJoCo 2.2.2's analytic functions.
+bool analytic_pair(int t1, int t2) {
+  if (t1 > t2) std::swap(t1, t2);
+  if (t1 == 0) return true;  // plane with anything (mesh and ellipsoid by support points)
+  if (t1 == 2) return t2 == 2 || t2 == 3 || t2 == 6;
+  if (t1 == 3) return t2 == 3 || t2 == 6;
+  return t1 == 6 && t2 == 6;
+}
+
+// MuJoCo's distance as Pliant reports it. Box-box face contacts (normal along
+// a box axis) carry half the true distance in 2.2.2; Pliant reports the true
+// one, twice MuJoCo's. Edge-edge contacts are not halved.
+double expected_dist(const mjModel& ref, const mjData& rd, const mjContact& r) {
+  if (ref.geom_type[r.geom1] != mjGEOM_BOX || ref.geom_type[r.geom2] != mjGEOM_BOX) return r.dist;
+  for (const int g : {r.geom1, r.geom2}) {
+    const mjtNum* mat = rd.geom_xmat + 9 * g;
+    for (int k = 0; k < 3; ++k) {
+      const double along = r.frame[0] * mat[k] + r.frame[1] * mat[3 + k] + r.frame[2] * mat[6 + k];
+      if (std::abs(along) > 1 - 1e-9) return 2 * r.dist;
+    }
+  }
+  return r.dist;
+}
+
+// Stated deviation, box-box: aligned faces give corners that coincide; both
+// engines keep one contact per bit-identical point, so whether two corners
+// merge depends on the last bit of the geom poses, which Pliant's kinematics
+// and MuJoCo's can round differently (the robotiq fingers' coplanar pads).
+// A count mismatch is accepted when (1) Pliant's box-box, given MuJoCo's own
+// geom poses, returns exactly MuJoCo's count with every contact within the
+// analytic tolerance, and (2) every contact Pliant made from its own poses is
+// within that tolerance of one of MuJoCo's.
+bool box_count_is_pose_rounding(const std::vector<Contact>& contacts, const std::vector<int>& ours,
+                                const mjModel& ref, const mjData& rd,
+                                const std::vector<int>& theirs) {
+  if (theirs.empty() || ours.empty()) return false;
+  const int g1 = rd.contact[theirs[0]].geom1, g2 = rd.contact[theirs[0]].geom2;
+  collision::GeomShape shape[2];
+  for (int k = 0; k < 2; ++k) {
+    const int g = k == 0 ? g1 : g2;
+    shape[k].type = GeomType::kBox;
+    shape[k].size =
+        Vector3d(ref.geom_size[3 * g], ref.geom_size[3 * g + 1], ref.geom_size[3 * g + 2]);
+    shape[k].pos = Vector3d(rd.geom_xpos[3 * g], rd.geom_xpos[3 * g + 1], rd.geom_xpos[3 * g + 2]);
+    for (int r = 0; r < 3; ++r) {
+      for (int c = 0; c < 3; ++c) shape[k].mat(r, c) = rd.geom_xmat[9 * g + 3 * r + c];
+    }
+  }
+  collision::RawContact raw[collision::kMaxPairContacts];
+  const double margin = std::max(ref.geom_margin[g1], ref.geom_margin[g2]);
+  const int n = collision::box_box(shape[0], shape[1], margin, raw);
+  if (n != static_cast<int>(theirs.size())) return false;
+  const auto near_mujoco = [&](const Vector3d& pos, double dist) {
+    for (const int i : theirs) {
+      const mjContact& r = rd.contact[i];
+      if ((pos - Vector3d(r.pos[0], r.pos[1], r.pos[2])).norm() <= kAnalyticTolerance &&
+          std::abs(dist - expected_dist(ref, rd, r)) <= kAnalyticTolerance) {
+        return true;
+      }
+    }
+    return false;
+  };
+  for (int k = 0; k < n; ++k) {
+    if (!near_mujoco(raw[k].pos, raw[k].dist)) return false;
+  }
+  for (const int j : ours) {
+    if (!near_mujoco(contacts[j].pos, contacts[j].dist)) return false;
+  }
+  return true;
+}
+
+// Stated deviation, general convex pairs: MPR's answer jumps where support
+// points tie (flat, parallel faces of meshes and boxes, e.g. the symmetric
+// robotiq fingers at y = 0); the geom poses of Pliant's kinematics and
+// MuJoCo's differ in the last bits (e.g. an xmat entry 1 vs 1 + 2^-52), and
+// such a tie can then resolve to a different, equally valid portal (measured:
+// normals up to 0.47 apart, dist within 8e-4). A convex contact outside the
+// tolerance is accepted when Pliant's own pair function, given MuJoCo's geom
+// poses, reproduces MuJoCo's single contact within kConvexTolerance (measured
+// on the robotiq states: dist and normal to ~1e-12; pos to ~1e-12 except one
+// tie along the fingers' symmetry plane, 1.2e-3).
+bool convex_matches_from_mujoco_poses(const Model& model, const mjModel& ref, const mjData& rd,
+                                      const mjContact& r) {
+  collision::GeomShape shape[2];
+  for (int k = 0; k < 2; ++k) {
+    const int g = k == 0 ? r.geom1 : r.geom2;
+    collision::GeomShape& sh = shape[k];
+    sh.type = model.geoms.type[g];
+    sh.size = model.geoms.size[g];
+    sh.rbound = model.geoms.rbound[g];
+    sh.pos = Vector3d(rd.geom_xpos[3 * g], rd.geom_xpos[3 * g + 1], rd.geom_xpos[3 * g + 2]);
+    for (int row = 0; row < 3; ++row) {
+      for (int col = 0; col < 3; ++col) sh.mat(row, col) = rd.geom_xmat[9 * g + 3 * row + col];
+    }
+    sh.mpr_tolerance = model.options.mpr_tolerance;
+    sh.mpr_iterations = model.options.mpr_iterations;
+    if (sh.type == GeomType::kMesh) {
+      const Meshes& me = model.meshes;
+      const int mesh = model.geoms.data_id[g];
+      if (mesh < 0 || mesh >= static_cast<int>(me.hull_vert_adr.size())) return false;
+      const int adr = me.hull_vert_adr[mesh];
+      sh.hull.vertices = me.hull_vertices.data() + adr;
+      sh.hull.vertex_count = me.hull_vert_count[mesh];
+      sh.hull.neighbour_adr = me.hull_neighbour_adr.data() + adr;
+      sh.hull.neighbour_count = me.hull_neighbour_count.data() + adr;
+      sh.hull.neighbours = me.hull_neighbours.data();
+    }
+  }
+  // Pair functions take the lower type first; the normal then points the other way.
+  const bool swapped = shape[0].type > shape[1].type;
+  if (swapped) std::swap(shape[0], shape[1]);
+  const collision::PairFunction fn = collision::pair_function(shape[0].type, shape[1].type);
+  if (fn == nullptr) return false;
+  collision::RawContact raw[collision::kMaxPairContacts];
+  const double margin = std::max(ref.geom_margin[r.geom1], ref.geom_margin[r.geom2]);
+  if (fn(shape[0], shape[1], margin, raw) != 1) return false;
+  const Vector3d normal = raw[0].normal * (swapped ? -1.0 : 1.0);
+  return std::abs(raw[0].dist - r.dist) <= kConvexTolerance &&
+         (raw[0].pos - Vector3d(r.pos[0], r.pos[1], r.pos[2])).norm() <= kConvexTolerance &&
+         (normal - Vector3d(r.frame[0], r.frame[1], r.frame[2])).norm() <= kConvexTolerance;
+}
+
+// Lines up MuJoCo's contacts with ours: per unordered geom pair (except those
+// skip_pair leaves out) the counts must agree, then each MuJoCo contact is
+// matched to the nearest Pliant contact of that pair and dist, pos and normal
+// compared within the tolerance of the pair's family.
+void compare_contacts(const Model& model, const std::vector<Contact>& contacts, const mjModel& ref,
+                      const mjData& rd, const std::function<bool(int, int)>& skip_pair,
+                      Errors& analytic, Errors& convex, const std::string& what) {
   std::map<std::pair<int, int>, std::vector<int>> ours, theirs;
-  for (int i = 0; i < static_cast<int>(data.contacts.size()); ++i) {
-    const Contact& c = data.contacts[i];
+  for (int i = 0; i < static_cast<int>(contacts.size()); ++i) {
+    const Contact& c = contacts[i];
     ours[{std::min(c.geom1, c.geom2), std::max(c.geom1, c.geom2)}].push_back(i);
   }
   for (int i = 0; i < rd.ncon; ++i) {
@@ -126,36 +265,25 @@ void compare_contacts(const Model&, const Data& data, const mjModel&, const mjDa
   for (auto& [k, v] : ours) keys.insert(k);
   for (auto& [k, v] : theirs) keys.insert(k);
   for (const auto& key : keys) {
+    if (skip_pair(key.first, key.second)) continue;
+    const int t1 = static_cast<int>(model.geoms.type[key.first]);
+    const int t2 = static_cast<int>(model.geoms.type[key.second]);
+    const bool exact = analytic_pair(t1, t2);
+    Errors& e = exact ? analytic : convex;
+    const double tolerance = exact ? kAnalyticTolerance : kConvexTolerance;
     const std::vector<int>& a = ours[key];
     const std::vector<int>& b = theirs[key];
     e.contacts += static_cast<int>(b.size());
-    const bool loose = box_box || tolerance > kAnalyticTolerance;
+    if (a.size() != b.size() && t1 == 6 && t2 == 6 &&
+        box_count_is_pose_rounding(contacts, a, ref, rd, b)) {
+      ++e.pose_rounding;
+      continue;
+    }
     if (a.size() != b.size()) {
       ++e.count_mismatch;
-      if (!loose && pairwise_counts) {
-        ADD_FAILURE() << what << " geoms " << key.first << "," << key.second << ": Pliant "
-                      << a.size() << " contacts, MuJoCo " << b.size();
-      }
-      if (!box_box || a.empty() || b.empty()) continue;
-    }
-    if (box_box) {
-      // Deepest contact: dist against twice MuJoCo's, and the normal.
-      double da = INFINITY, db = INFINITY;
-      int ia = -1, ib = -1;
-      for (int i : a) {
-        if (data.contacts[i].dist < da) da = data.contacts[i].dist, ia = i;
-      }
-      for (int i : b) {
-        if (rd.contact[i].dist < db) db = rd.contact[i].dist, ib = i;
-      }
-      const Contact& c = data.contacts[ia];
-      const Vector3d rn(rd.contact[ib].frame[0], rd.contact[ib].frame[1], rd.contact[ib].frame[2]);
-      const double sign = c.geom1 == rd.contact[ib].geom1 ? 1.0 : -1.0;
-      // Only penetrating contacts are halved; separated ones keep their distance.
-      const double expected = db < 0 ? 2 * db : db;
-      e.dist = std::max(e.dist, std::abs(da - expected));
-      e.normal = std::max(e.normal, (Vector3d(c.frame.row(0)) - sign * rn).norm());
-      ++e.compared;
+      ADD_FAILURE() << what << " geoms " << key.first << "," << key.second << " (" << type_name(t1)
+                    << "-" << type_name(t2) << "): Pliant " << a.size() << " contacts, MuJoCo "
+                    << b.size();
       continue;
     }
     for (int i : b) {
@@ -164,34 +292,30 @@ void compare_contacts(const Model&, const Data& data, const mjModel&, const mjDa
       int best = -1;
       double best_d = INFINITY;
       for (int j : a) {
-        const double dd = (data.contacts[j].pos - rp).norm();
+        const double dd = (contacts[j].pos - rp).norm();
         if (dd < best_d) best_d = dd, best = j;
       }
-      const Contact& c = data.contacts[best];
+      const Contact& c = contacts[best];
       const Vector3d rn(r.frame[0], r.frame[1], r.frame[2]);
       const double sign = c.geom1 == r.geom1 ? 1.0 : -1.0;
-      const double ed = std::abs(c.dist - r.dist);
+      const double ed = std::abs(c.dist - expected_dist(ref, rd, r));
       const double en = (Vector3d(c.frame.row(0)) - sign * rn).norm();
       e.dist = std::max(e.dist, ed);
       e.pos = std::max(e.pos, best_d);
       e.normal = std::max(e.normal, en);
       ++e.compared;
-      if (!loose && (ed > tolerance || best_d > tolerance || en > tolerance)) {
-        ADD_FAILURE() << what << " geoms " << c.geom1 << "," << c.geom2 << std::setprecision(12)
-                      << ": dist " << c.dist << " vs " << r.dist << ", pos error " << best_d
-                      << ", normal error " << en;
+      if ((ed > tolerance || best_d > tolerance || en > tolerance) && !exact &&
+          convex_matches_from_mujoco_poses(model, ref, rd, r)) {
+        ++e.pose_rounding;
+        continue;
+      }
+      if (ed > tolerance || best_d > tolerance || en > tolerance) {
+        ADD_FAILURE() << what << " geoms " << c.geom1 << "," << c.geom2 << " (" << type_name(t1)
+                      << "-" << type_name(t2) << ")" << std::setprecision(12) << ": dist " << c.dist
+                      << " vs " << r.dist << ", pos error " << best_d << ", normal error " << en;
       }
     }
   }
-}
-
-double pair_tolerance(int t1, int t2) {
-  if (t1 > t2) std::swap(t1, t2);
-  if (t1 == 0) return kAnalyticTolerance;
-  if (t1 == 2 && (t2 == 2 || t2 == 3 || t2 == 6)) return kAnalyticTolerance;
-  if (t1 == 3 && t2 == 3) return kAnalyticTolerance;
-  if (t1 == 3 && t2 == 6) return kLooseTolerance;
-  return kConvexTolerance;
 }
 
 std::string write_temp(const std::string& xml, const std::string& name) {
@@ -227,8 +351,6 @@ TEST(CollisionConformance, PrimitivePairsMatchMuJoCo) {
       std::uniform_real_distribution<double> uniform(0, 1);
       std::normal_distribution<double> normal(0, 1);
       Errors e;
-      const bool box_box = t1 == 6 && t2 == 6;
-      const double tolerance = pair_tolerance(t1, t2);
       const int g2 = model.geoms.count() - 1;
       for (int trial = 0; trial < 500; ++trial) {
         // Body 1 (if free) at a random pose near the origin, body 2 at a random
@@ -255,26 +377,17 @@ TEST(CollisionConformance, PrimitivePairsMatchMuJoCo) {
         mj_collision(ref.get(), rd.get());
         kinematics(model, data);
         collide(model, data);
-        compare_contacts(model, data, *ref, *rd, box_box, true, tolerance, e,
-                         name + " trial " + std::to_string(trial));
+        compare_contacts(
+            model, data.contacts, *ref, *rd, [](int, int) { return false; }, e, e,
+            name + " trial " + std::to_string(trial));
       }
       std::cout << std::left << std::setw(22) << name << std::setw(10) << e.contacts
                 << std::setw(10) << e.count_mismatch << std::setw(14) << std::setprecision(3)
-                << e.dist << std::setw(14) << e.pos << std::setw(14) << e.normal << tolerance
-                << (box_box ? " (deepest contact, dist vs 2x MuJoCo)" : "") << "\n";
-      if (tolerance == kConvexTolerance) {
-        EXPECT_LE(e.dist, tolerance) << name;
-        EXPECT_LE(e.pos, tolerance) << name;
-        EXPECT_EQ(e.count_mismatch, 0) << name;
-      }
+                << e.dist << std::setw(14) << e.pos << std::setw(14) << e.normal
+                << (analytic_pair(t1, t2) ? kAnalyticTolerance : kConvexTolerance)
+                << (t1 == 6 && t2 == 6 ? " (face contacts: dist vs 2x MuJoCo)" : "") << "\n";
     }
   }
-}
-
-// Tolerance for a geom pair in a scene, by the types of its geoms.
-double scene_tolerance(const Model& model, int g1, int g2) {
-  return pair_tolerance(static_cast<int>(model.geoms.type[g1]),
-                        static_cast<int>(model.geoms.type[g2]));
 }
 
 class SceneCollision : public ::testing::TestWithParam<std::string> {};
@@ -287,8 +400,11 @@ TEST_P(SceneCollision, ContactSetsMatchMuJoCo) {
   MjDataPtr rd(mj_makeData(ref.get()));
   Data data(model);
   std::mt19937_64 rng(99);
-  Errors analytic, loose;
-  int total = 0, pair_mismatch = 0;
+  Errors analytic, convex;
+  int total = 0, hfield_contacts = 0, full_states = 0;
+  // Stated deviation: no height-field collision in Pliant yet.
+  const auto is_hfield = [&](int g) { return model.geoms.type[g] == GeomType::kHfield; };
+  const auto skip = [&](int g1, int g2) { return is_hfield(g1) || is_hfield(g2); };
   for (int state = 0; state < 20; ++state) {
     set_random_state(model, data, *ref, *rd, rng);
     mj_kinematics(ref.get(), rd.get());
@@ -296,45 +412,46 @@ TEST_P(SceneCollision, ContactSetsMatchMuJoCo) {
     kinematics(model, data);
     collide(model, data);
     total += rd->ncon;
-    // Split by family: analytic pairs must match to 1e-9.
-    std::map<std::pair<int, int>, int> ours, theirs;
-    for (const Contact& c : data.contacts)
-      ++ours[{std::min(c.geom1, c.geom2), std::max(c.geom1, c.geom2)}];
     for (int i = 0; i < rd->ncon; ++i) {
-      ++theirs[{std::min(rd->contact[i].geom1, rd->contact[i].geom2),
-                std::max(rd->contact[i].geom1, rd->contact[i].geom2)}];
+      if (skip(rd->contact[i].geom1, rd->contact[i].geom2)) ++hfield_contacts;
     }
-    for (const auto& [key, n] : theirs) {
-      if (ours[key] == 0) {
-        ++pair_mismatch;
-        ADD_FAILURE() << model_test_name(path) << " state " << state << ": MuJoCo has contacts "
-                      << "between geoms " << key.first << " and " << key.second << ", Pliant none";
-      }
+    // Stated deviation: MuJoCo 2.2.2 stops adding contacts when its buffer
+    // (nconmax) is full and warns; Pliant keeps them all. Pliant produces
+    // contacts in MuJoCo's order, so its first nconmax must be MuJoCo's.
+    std::vector<Contact> contacts = data.contacts;
+    const int warnings = rd->warning[mjWARN_CONTACTFULL].number;
+    rd->warning[mjWARN_CONTACTFULL].number = 0;
+    if (warnings > 0 && static_cast<int>(contacts.size()) > rd->ncon) {
+      contacts.resize(rd->ncon);
+      ++full_states;
     }
-    for (const auto& [key, n] : ours) {
-      if (n > 0 && theirs[key] == 0) {
-        ++pair_mismatch;
-        ADD_FAILURE() << model_test_name(path) << " state " << state << ": Pliant has contacts "
-                      << "between geoms " << key.first << " and " << key.second << ", MuJoCo none";
-      }
-    }
-    if (!data.contacts.empty() || rd->ncon > 0) {
-      const bool all_analytic =
-          std::all_of(data.contacts.begin(), data.contacts.end(), [&](const Contact& c) {
-            return scene_tolerance(model, c.geom1, c.geom2) == kAnalyticTolerance;
-          });
-      compare_contacts(model, data, *ref, *rd, false, all_analytic,
-                       all_analytic ? kAnalyticTolerance : kConvexTolerance,
-                       all_analytic ? analytic : loose,
-                       model_test_name(path) + " state " + std::to_string(state));
-    }
+    compare_contacts(model, contacts, *ref, *rd, skip, analytic, convex,
+                     model_test_name(path) + " state " + std::to_string(state));
   }
   std::cout << std::left << std::setw(28) << model_test_name(path) << " MuJoCo contacts "
-            << std::setw(6) << total << " geom-pair mismatches " << pair_mismatch
-            << std::setprecision(3) << " | analytic-only states: worst dist " << analytic.dist
+            << std::setw(5) << total << std::setprecision(3)
+            << " | analytic: count!= " << analytic.count_mismatch << " dist " << analytic.dist
             << " pos " << analytic.pos << " normal " << analytic.normal
-            << " | states with other pairs: worst dist " << loose.dist << " pos " << loose.pos
-            << " normal " << loose.normal << " count mismatches " << loose.count_mismatch << "\n";
+            << " | convex: count!= " << convex.count_mismatch << " dist " << convex.dist << " pos "
+            << convex.pos << " normal " << convex.normal;
+  if (analytic.pose_rounding > 0) {
+    std::cout << " | DEVIATION: " << analytic.pose_rounding
+              << " box-box pairs merge coincident corners differently from MuJoCo's poses' rounding"
+                 " (same count from MuJoCo's poses)";
+  }
+  if (convex.pose_rounding > 0) {
+    std::cout << " | DEVIATION: " << convex.pose_rounding
+              << " convex contacts differ only through pose rounding (match from MuJoCo's poses)";
+  }
+  if (full_states > 0) {
+    std::cout << " | DEVIATION: MuJoCo's contact buffer (nconmax " << ref->nconmax << ") full in "
+              << full_states << " states, compared Pliant's first nconmax contacts";
+  }
+  if (hfield_contacts > 0) {
+    std::cout << " | DEVIATION: " << hfield_contacts
+              << " MuJoCo contacts with a height field not compared (no hfield collision)";
+  }
+  std::cout << "\n";
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, SceneCollision, ::testing::ValuesIn(conformance_models()),
