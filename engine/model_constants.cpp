@@ -4,6 +4,7 @@
 #include "engine/dynamics.h"
 #include "engine/forward.h"
 #include "engine/kinematics.h"
+#include "engine/parameter_warnings.h"
 
 namespace pliant {
 
@@ -67,6 +68,7 @@ void compute_model_constants(Model& m) {
   for (int i = 0; i < nv; ++i) trace += d.qM[m.dofs.madr[i]];
   m.stat.meaninertia = nv > 0 ? trace / nv : 1;
   compute_actuator_constants(m);
+  record_parameter_warnings(m);
 }
 
 }  // namespace pliant

@@ -362,6 +362,19 @@ struct Statistics {
   Vector3d center{0, 0, 0};
 };
 
+// A parameter the engine uses differently from how the user wrote it: the
+// refsafe rule raising a time constant, or a sanitiser replacing an invalid
+// solref or clamping a solimp. Recorded once per model, with both values.
+struct ParameterWarning {
+  enum class Kind { kRefsafeClamp, kSolrefReplaced, kSolimpClamped };
+  Kind kind;
+  ObjectType object;  // kGeom, kJoint, kDof, kEquality, kTendon or kPair
+  int id;
+  std::string parameter;  // "solref", "solreflimit", ...
+  std::string given, used;
+  std::string message;  // one readable sentence naming the object and both values
+};
+
 struct Model {
   int nq = 0, nv = 0, nu = 0, na = 0, nmocap = 0;
 
@@ -390,8 +403,9 @@ struct Model {
   std::vector<double> qpos_spring;  // spring rest configuration
 
   std::string model_name;
-  std::string file;                   // path the model was loaded from
-  std::vector<std::string> warnings;  // compile-time warnings, one sentence each
+  std::string file;                                  // path the model was loaded from
+  std::vector<std::string> warnings;                 // compile-time warnings, one sentence each
+  std::vector<ParameterWarning> parameter_warnings;  // filled with the model constants
 
   int body_count() const { return bodies.count(); }
 

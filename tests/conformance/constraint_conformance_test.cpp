@@ -9,9 +9,8 @@
 // rotational residual (2.2.2: only its Jacobian). Rows of welds are compared
 // with those quantities recomputed the fixed way from MuJoCo's own numbers.
 //
-// Contact rows need contacts: this file compares with contacts disabled in
-// both engines; contact rows are compared by the collision conformance once
-// contacts agree.
+// Contact rows are compared in the states where both engines found the same
+// contacts (tests/conformance/contact_match.h).
 
 #include <gtest/gtest.h>
 #include <mujoco/mujoco.h>
@@ -19,6 +18,7 @@
 #include "engine/constraint/assemble.h"
 #include "engine/forward.h"
 #include "engine/load.h"
+#include "tests/conformance/contact_match.h"
 #include "tests/conformance/field_report.h"
 #include "tests/conformance/flatten.h"
 #include "tests/conformance/model_list.h"
@@ -84,22 +84,29 @@ void apply_weld_fixes(const mjModel& m, mjData& d, std::vector<double>& pos,
 
 class ConstraintRowsTest : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(ConstraintRowsTest, RowsMatchMuJoCoWithoutContacts) {
-  const std::string path = GetParam();
+void compare_rows(const std::string& path, bool contacts) {
   MjModelPtr ref = load_reference(path);
   ASSERT_TRUE(ref);
   Model model = load_model(path);
-  model.options.flags.contact = false;
-  ref->opt.disableflags |= mjDSBL_CONTACT;
+  if (!contacts) {
+    model.options.flags.contact = false;
+    ref->opt.disableflags |= mjDSBL_CONTACT;
+  }
   MjDataPtr rd(mj_makeData(ref.get()));
   Data data(model);
-  FieldReport report(model_test_name(path));
+  FieldReport report(model_test_name(path) + (contacts ? " contacts" : ""));
   std::mt19937_64 rng(3);
-  int total_rows = 0;
+  int total_rows = 0, skipped = 0;
   for (int s = 0; s < kStates; ++s) {
     set_random_state(model, data, *ref, *rd, rng);
     forward(model, data);
     mj_forward(ref.get(), rd.get());
+    // With contacts, compare only states whose contact sets agree (the
+    // collision conformance tests the rest).
+    if (contacts && !contact_mismatch(data, *rd).empty()) {
+      ++skipped;
+      continue;
+    }
     const int nefc = rd->nefc;
     report.ints("nefc", {data.efc.count()}, {nefc});
     if (data.efc.count() != nefc) break;
@@ -120,10 +127,22 @@ TEST_P(ConstraintRowsTest, RowsMatchMuJoCoWithoutContacts) {
     report.reals("efc_aref", data.efc.aref, aref, kTolerance);
     report.reals("efc_J (dense)", our_dense_jacobian(model, data),
                  reference_dense_jacobian(*ref, *rd), kTolerance);
-    if (HasFailure()) break;
+    if (::testing::Test::HasFailure()) break;
   }
-  std::cout << "rows compared over " << kStates << " states: " << total_rows << "\n";
+  std::cout << "rows compared over " << kStates - skipped << " states: " << total_rows
+            << (contacts
+                    ? " (states with differing contacts skipped: " + std::to_string(skipped) + ")"
+                    : std::string())
+            << "\n";
   report.print();
+}
+
+TEST_P(ConstraintRowsTest, RowsMatchMuJoCoWithoutContacts) { compare_rows(GetParam(), false); }
+
+// Contact rows (frictionless, pyramidal, elliptic per the model's cone) where
+// both engines found the same contacts.
+TEST_P(ConstraintRowsTest, RowsMatchMuJoCoWithContactsWhereContactsAgree) {
+  compare_rows(GetParam(), true);
 }
 
 // The sparse and dense layouts give bit-identical rows.

@@ -30,6 +30,7 @@
 #include "engine/constraint/solve.h"
 #include "engine/forward.h"
 #include "engine/load.h"
+#include "tests/conformance/contact_match.h"
 #include "tests/conformance/field_report.h"
 #include "tests/conformance/flatten.h"
 #include "tests/conformance/model_list.h"
@@ -41,7 +42,7 @@ namespace {
 constexpr int kStates = 20;
 constexpr double kPrimalTolerance = 1e-6;
 constexpr double kPgsTolerance = 1e-4;
-constexpr double kContactTolerance = 1e-9;
+
 constexpr double kTrajectoryTolerance = 1e-6;
 constexpr int kTrajectorySteps = 500;
 constexpr int kTrajectoryCheckStep = 100;
@@ -68,40 +69,6 @@ void configure(Model& model, mjModel& ref, SolverType solver, bool contacts) {
     model.options.flags.contact = false;
     ref.opt.disableflags |= mjDSBL_CONTACT;
   }
-}
-
-// Empty when both engines found the same contacts (count, geom pair, dist,
-// pos, frame within kContactTolerance) and made the same rows; otherwise why not.
-std::string contact_mismatch(const Data& data, const mjData& rd) {
-  std::ostringstream why;
-  if (static_cast<int>(data.contacts.size()) != rd.ncon) {
-    why << "ncon " << data.contacts.size() << " vs " << rd.ncon;
-    return why.str();
-  }
-  for (int c = 0; c < rd.ncon; ++c) {
-    const Contact& ours = data.contacts[c];
-    const mjContact& theirs = rd.contact[c];
-    if (ours.geom1 != theirs.geom1 || ours.geom2 != theirs.geom2) {
-      why << "contact " << c << " geoms " << ours.geom1 << "," << ours.geom2 << " vs "
-          << theirs.geom1 << "," << theirs.geom2;
-      return why.str();
-    }
-    double error = std::abs(ours.dist - theirs.dist);
-    for (int k = 0; k < 3; ++k) error = std::max(error, std::abs(ours.pos[k] - theirs.pos[k]));
-    for (int k = 0; k < 9; ++k) {
-      error = std::max(error, std::abs(ours.frame(k / 3, k % 3) - theirs.frame[k]));
-    }
-    if (error > kContactTolerance) {
-      why << "contact " << c << " (geoms " << theirs.geom1 << "," << theirs.geom2 << ") differs by "
-          << error;
-      return why.str();
-    }
-  }
-  if (data.efc.count() != rd.nefc) {
-    why << "nefc " << data.efc.count() << " vs " << rd.nefc;
-    return why.str();
-  }
-  return "";
 }
 
 // max |a - b| over the field's largest magnitude (as FieldReport measures).

@@ -50,6 +50,26 @@ TEST(ConstraintRows, HingeLimitRowAtPointSix) {
   EXPECT_DOUBLE_EQ(d.efc.J[0], -1.0);
 }
 
+TEST(ConstraintRows, EllipticCondim6RegularisersWithImpratio4) {
+  // A 2 kg sphere pressed into the floor (deeper than the solimp width, so
+  // d = dmax = 0.95): R0 = (1-d)/d * diagApprox = 0.0526316 * 0.5.
+  const Model m = load_model_from_string(R"(
+    <mujoco><option cone="elliptic" impratio="4"/><worldbody>
+      <geom type="plane" size="1 1 1" condim="6"/>
+      <body pos="0 0 0.098"><freejoint/><geom size="0.1" mass="2" condim="6"/></body>
+    </worldbody></mujoco>)");
+  Data d(m);
+  forward(m, d);
+  ASSERT_EQ(d.contacts.size(), 1u);
+  ASSERT_EQ(d.efc.count(), 6);
+  const double expected[] = {0.0263158, 0.0263158 / 4, 0.0263158 / 4, 263.158, 657894.7, 657894.7};
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(d.efc.type[i], ConstraintType::kContactElliptic);
+    EXPECT_NEAR(d.efc.R[i], expected[i], 1e-6 * expected[i]) << "row " << i;
+  }
+  EXPECT_NEAR(d.contacts[0].mu, 0.5, 1e-15);
+}
+
 TEST(ConstraintRows, FrictionLossRowHasNoSpring) {
   const Model m = load_model_from_string(R"(
     <mujoco><worldbody><body>
