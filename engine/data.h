@@ -44,9 +44,8 @@ struct SpatialInertia {
     Vector6d out;
     out << r[0] * wx + r[3] * wy + r[4] * wz + (hy * vz - hz * vy),
         r[3] * wx + r[1] * wy + r[5] * wz + (hz * vx - hx * vz),
-        r[4] * wx + r[5] * wy + r[2] * wz + (hx * vy - hy * vx),
-        mass * vx - (hy * wz - hz * wy), mass * vy - (hz * wx - hx * wz),
-        mass * vz - (hx * wy - hy * wx);
+        r[4] * wx + r[5] * wy + r[2] * wz + (hx * vy - hy * vx), mass * vx - (hy * wz - hz * wy),
+        mass * vy - (hz * wx - hx * wz), mass * vz - (hx * wy - hy * wx);
     return out;
   }
   SpatialInertia& operator+=(const SpatialInertia& other);
@@ -138,9 +137,9 @@ struct Data {
 
   // Working memory reused across steps.
   VectorXd scratch_nv;
-  VectorXd factor_scratch;  // nM: M + h diag(damping) for implicit damping
+  VectorXd factor_scratch;                   // nM: M + h diag(damping) for implicit damping
   VectorXd diagonal_scratch, force_scratch;  // nv
-  Eigen::MatrixXd jacobian_scratch;  // 6 x nv, zero between uses
+  Eigen::MatrixXd jacobian_scratch;          // 6 x nv, zero between uses
   std::vector<int> column_scratch;
   std::vector<double> row_scratch;
 };

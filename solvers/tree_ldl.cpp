@@ -28,8 +28,8 @@ void tree_ldl_factor(const TreeSparsity& tree, double* values, double* inverse_d
 
 // M = L^T D L, so x = L^-1 D^-1 L^-T b: back-substitute L^T from the leaves
 // up, scale, then forward-substitute L from the roots down.
-void tree_ldl_solve(const TreeSparsity& tree, const double* factor,
-                    const double* inverse_diagonal, double* x) {
+void tree_ldl_solve(const TreeSparsity& tree, const double* factor, const double* inverse_diagonal,
+                    double* x) {
   for (int i = tree.n - 1; i >= 0; --i) {
     const double xi = x[i];
     if (xi == 0) continue;

@@ -26,8 +26,8 @@ struct TreeSparsity {
 void tree_ldl_factor(const TreeSparsity& tree, double* values, double* inverse_diagonal);
 
 // x <- M^-1 x, given the factor from tree_ldl_factor.
-void tree_ldl_solve(const TreeSparsity& tree, const double* factor,
-                    const double* inverse_diagonal, double* x);
+void tree_ldl_solve(const TreeSparsity& tree, const double* factor, const double* inverse_diagonal,
+                    double* x);
 
 // y = M x for the (unfactored) matrix in row-ancestor storage.
 void tree_multiply(const TreeSparsity& tree, const double* values, const double* x, double* y);

@@ -67,8 +67,9 @@ double time_us(Work work, int calls, int rounds = 7) {
 void factor_benchmark() {
   std::printf("mass-matrix factorisation (tree-sparse L^T D L), median of 7 rounds:\n");
   std::printf("  %-22s %6s %10s %12s\n", "model", "nv", "nnz(M)", "us/factor");
-  for (const auto& [name, xml] : {std::pair<std::string, std::string>{"200-dof chain", chain_xml(200)},
-                                 {"200 free bodies", free_bodies_xml(200)}}) {
+  for (const auto& [name, xml] :
+       {std::pair<std::string, std::string>{"200-dof chain", chain_xml(200)},
+        {"200 free bodies", free_bodies_xml(200)}}) {
     const pliant::Model model = pliant::load_model_from_string(xml);
     pliant::Data data(model);
     pliant::forward(model, data);

@@ -143,8 +143,9 @@ void run_dump(const DumpOptions& o) {
   Data data(model);
   if (o.key >= 0) {
     if (o.key >= model.keyframes.count()) {
-      throw LoadError(o.path, 0, "--key " + std::to_string(o.key) + " but the model has " +
-                                     std::to_string(model.keyframes.count()) + " keyframes");
+      throw LoadError(o.path, 0,
+                      "--key " + std::to_string(o.key) + " but the model has " +
+                          std::to_string(model.keyframes.count()) + " keyframes");
     }
     reset_to_keyframe(model, data, o.key);
   }
