@@ -17,11 +17,19 @@
 #include "engine/load.h"
 
 // Counts heap allocations while `counting` is set (this test binary only).
+// Under AddressSanitizer the sanitizer owns operator new, so the count (and
+// the test that needs it) is left to the other builds.
+#if defined(__SANITIZE_ADDRESS__)
+#define PLIANT_COUNTS_ALLOCATIONS 0
+#else
+#define PLIANT_COUNTS_ALLOCATIONS 1
+#endif
 namespace {
 std::atomic<bool> counting{false};
 std::atomic<long> allocations{0};
 }  // namespace
 
+#if PLIANT_COUNTS_ALLOCATIONS
 void* operator new(size_t size) {
   if (counting) ++allocations;
   if (void* p = std::malloc(size ? size : 1)) return p;
@@ -29,6 +37,7 @@ void* operator new(size_t size) {
 }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, size_t) noexcept { std::free(p); }
+#endif
 
 namespace pliant {
 namespace {
@@ -259,6 +268,7 @@ TEST(SolverPhysics, IterationLimitWarns) {
 // Once buffers reached their size, a step with contacts allocates nothing,
 // for each solver.
 TEST(SolverPhysics, SteadyStateStepDoesNotAllocate) {
+  if (!PLIANT_COUNTS_ALLOCATIONS) GTEST_SKIP() << "allocations are counted outside ASan builds";
   for (SolverType solver : {SolverType::kNewton, SolverType::kCg, SolverType::kPgs}) {
     for (const char* cone : {"pyramidal", "elliptic"}) {
       Model m = load_model_from_string(
