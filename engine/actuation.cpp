@@ -14,17 +14,6 @@ namespace {
 // Guard against division by (near) zero parameters, as MuJoCo's mjMINVAL.
 constexpr double kMinValue = 1e-15;
 
-// Rotation vector (axis times angle, angle in (-pi, pi]) of a quaternion
-// that need not be unit: angle = 2 atan2(|v|, w), axis = v / |v|.
-Vector3d rotation_vector(const Quaterniond& q) {
-  const Vector3d v = q.vec();
-  const double s = v.norm();
-  if (s < kMinValue) return Vector3d::Zero();
-  double angle = 2 * std::atan2(s, q.w());
-  if (angle > M_PI) angle -= 2 * M_PI;
-  return v * (angle / s);
-}
-
 Quaterniond quaternion_at(const VectorXd& qpos, int adr) {
   return Quaterniond(qpos[adr], qpos[adr + 1], qpos[adr + 2], qpos[adr + 3]);
 }

@@ -12,17 +12,6 @@ namespace {
 // Guard against division by (near) zero, as MuJoCo's mjMINVAL.
 constexpr double kMinValue = 1e-15;
 
-// Rotation vector (axis times angle, angle in (-pi, pi]) of a quaternion
-// that need not be unit: angle = 2 atan2(|v|, w), axis = v / |v|.
-Vector3d rotation_vector(const Quaterniond& q) {
-  const Vector3d v = q.vec();
-  const double s = v.norm();
-  if (s < kMinValue) return Vector3d::Zero();
-  double angle = 2 * std::atan2(s, q.w());
-  if (angle > M_PI) angle -= 2 * M_PI;
-  return v * (angle / s);
-}
-
 Quaterniond quaternion_at(const double* q) { return Quaterniond(q[0], q[1], q[2], q[3]); }
 
 // Joint springs: hinge and slide -k (q - q_spring); ball -k r with r the

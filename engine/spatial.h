@@ -4,6 +4,8 @@
 // velocities and forces expressed in the world frame about a common reference
 // point. Featherstone, "Rigid Body Dynamics Algorithms", chapter 2.
 
+#include <cmath>
+
 #include "engine/data.h"
 
 namespace pliant {
@@ -35,6 +37,17 @@ inline Vector6d cross_force(const Vector6d& v, const Vector6d& f) {
 inline Vector6d rotation_dof(const Vector3d& axis, const Vector3d& anchor,
                              const Vector3d& reference) {
   return spatial(axis, axis.cross(reference - anchor));
+}
+
+// Rotation vector (axis times angle, angle in (-pi, pi]) of a quaternion
+// that need not be unit: angle = 2 atan2(|v|, w), axis = v / |v|.
+inline Vector3d rotation_vector(const Quaterniond& q) {
+  const Vector3d v = q.vec();
+  const double s = v.norm();
+  if (s < 1e-15) return Vector3d::Zero();
+  double angle = 2 * std::atan2(s, q.w());
+  if (angle > M_PI) angle -= 2 * M_PI;
+  return v * (angle / s);
 }
 
 // Inertia of a body (mass, principal moments in the frame `rotation`, centre
