@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <thread>
@@ -16,17 +17,22 @@
 #include "engine/forward.h"
 #include "engine/load.h"
 #include "viewer/contact_inspector.h"
+#include "viewer/help_panel.h"
 #include "viewer/offscreen.h"
 #include "viewer/overlays.h"
 #include "viewer/panels.h"
+#include "viewer/plots.h"
 #include "viewer/renderer.h"
+#include "viewer/screenshot_info.h"
+#include "viewer/shortcuts.h"
 #include "viewer/state.h"
+#include "viewer/view_capture.h"
 
 namespace pliant::viewer {
 namespace {
 
 constexpr double kDoubleClickSeconds = 0.35;
-constexpr double kFrameSeconds = 1.0 / 60;  // simulated per frame in screenshot mode
+constexpr double kFrameSeconds = 1.0 / kRecordingFps;  // simulated per headless frame
 
 class App {
  public:
@@ -50,9 +56,19 @@ class App {
 
   // Drawing.
   void view_rectangle(int& x, int& y, int& width, int& height) const;
+  ViewRectangle view_pixels(int fb_width, int fb_height) const;
   CameraView current_view() const;
   std::vector<DrawItem> build_items(bool with_overlays) const;
-  void draw_frame(GLuint framebuffer, int fb_width, int fb_height);
+  void draw_scene(GLuint framebuffer, int fb_width, int fb_height);
+  void draw_ui(GLuint framebuffer, int fb_width, int fb_height);
+  // Scene, screenshot and recording of it, panels; the time it took goes to
+  // state_.frame_ms. Returns the milliseconds the scene (with captures) took.
+  double draw_frame(GLuint framebuffer, int fb_width, int fb_height, const PixelReader& read,
+                    double now);
+
+  // Headless: frames offscreen, then the screenshot, its sidecar and the timing.
+  int run_headless();
+  bool write_info(Framebuffer& target, int fb_width, int fb_height);
 
   // Input.
   static App& from(GLFWwindow* window);
@@ -69,6 +85,7 @@ class App {
   ViewOptions options_;
   std::unique_ptr<Renderer> renderer_;
   ViewerState state_;
+  ViewCapture capture_;
   std::string loaded_path_;  // the file the running model came from
   FileWatcher watcher_;
   double last_watch_poll_ = 0;
@@ -149,6 +166,7 @@ void App::load(const std::string& path) {
     state_.load_error.reset();
     state_.recent.add(path);
     state_.watched_files = model_source_files(path, state_.model.get());
+    state_.history.clear();
     resync_clock();
   } catch (const LoadError& e) {
     state_.load_error = LoadFailure{e.file(), e.line(), e.message()};
@@ -170,6 +188,8 @@ void App::apply_start_options() {
   VisualOptions& v = state_.visual;
   for (const std::string& name : options_.show) {
     const bool all = name == "all";
+    if (name == "plots") state_.show_plots = true;
+    if (name == "help") state_.show_help = true;
     if (all || name == "contacts") v.contact_points = true;
     if (all || name == "forces") v.contact_forces = true;
     if (all || name == "cones") v.friction_cones = true;
@@ -228,6 +248,7 @@ void App::handle_requests() {
     end_perturbation(state_.perturbation, data);
     reset_data(model, data);
     forward(model, data);
+    state_.history.clear();
     resync_clock();
   }
   if (state_.keyframe_requested) {
@@ -236,6 +257,7 @@ void App::handle_requests() {
       end_perturbation(state_.perturbation, data);
       reset_to_keyframe(model, data, state_.keyframe);
       forward(model, data);
+      state_.history.clear();
       resync_clock();
     }
   }
@@ -256,8 +278,12 @@ void App::resync_clock() {
 void App::step_once() {
   Model& model = *state_.model;
   Data& data = *state_.data;
+  // The energy plot needs the energy flag (a reload restores the file's
+  // flags); it adds the energy computation and changes nothing else.
+  if (state_.show_plots) model.options.flags.energy = true;
   apply_perturbation(state_.perturbation, model, data);
   step(model, data);
+  state_.history.record(model, data);
 }
 
 void App::simulate() {
@@ -336,24 +362,38 @@ std::vector<DrawItem> App::build_items(bool with_overlays) const {
   return items;
 }
 
-void App::draw_frame(GLuint framebuffer, int fb_width, int fb_height) {
+ViewRectangle App::view_pixels(int fb_width, int fb_height) const {
+  // The view rectangle in framebuffer pixels (which differ from window
+  // coordinates on high-density screens), top-down.
   int x, y, w, h, win_w, win_h;
   view_rectangle(x, y, w, h);
   glfwGetWindowSize(window_, &win_w, &win_h);
   const double sx = static_cast<double>(fb_width) / std::max(win_w, 1);
   const double sy = static_cast<double>(fb_height) / std::max(win_h, 1);
-  if (state_.model != nullptr) {
+  ViewRectangle rect;
+  rect.left = static_cast<int>(x * sx);
+  rect.top = static_cast<int>(y * sy);
+  rect.width = std::min(static_cast<int>(w * sx), fb_width - rect.left);
+  rect.height = std::min(static_cast<int>(h * sy), fb_height - rect.top);
+  return rect;
+}
+
+void App::draw_scene(GLuint framebuffer, int fb_width, int fb_height) {
+  const ViewRectangle rect = view_pixels(fb_width, fb_height);
+  if (state_.model != nullptr && rect.width > 0 && rect.height > 0) {
     update_camera(state_.camera, *state_.model, *state_.data);
-    const CameraView view = current_view();
-    renderer_->render(*state_.model, *state_.data, view, state_.bounds, state_.visual,
-                      build_items(true), framebuffer, static_cast<int>(x * sx), 0,
-                      static_cast<int>(w * sx), static_cast<int>(h * sy));
+    renderer_->render(*state_.model, *state_.data, current_view(), state_.bounds, state_.visual,
+                      build_items(true), framebuffer, rect.left, fb_height - rect.top - rect.height,
+                      rect.width, rect.height);
   } else {
     glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
     glViewport(0, 0, fb_width, fb_height);
     glClearColor(0.12f, 0.13f, 0.16f, 1);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   }
+}
+
+void App::draw_ui(GLuint framebuffer, int fb_width, int fb_height) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
@@ -362,12 +402,116 @@ void App::draw_frame(GLuint framebuffer, int fb_width, int fb_height) {
     draw_model_panel(state_);
     draw_contact_inspector(state_);
   }
+  draw_plots_panel(state_);
+  draw_help_panel(state_);
   draw_status_line(state_);
   draw_load_error(state_);
   ImGui::Render();
   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
   glViewport(0, 0, fb_width, fb_height);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+double App::draw_frame(GLuint framebuffer, int fb_width, int fb_height, const PixelReader& read,
+                       double now) {
+  // glFinish waits for the GPU, so that times are the drawing's, not the
+  // submission's.
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  draw_scene(framebuffer, fb_width, fb_height);
+  // Pictures of the scene alone, before the panels cover it.
+  if (state_.model != nullptr) {
+    const ViewRectangle rect = view_pixels(fb_width, fb_height);
+    capture_.after_render(state_, read, rect.left, fb_height - rect.top - rect.height, rect.width,
+                          rect.height, now);
+  }
+  glFinish();
+  const auto scene_done = Clock::now();
+  draw_ui(framebuffer, fb_width, fb_height);
+  glFinish();
+  const auto end = Clock::now();
+  state_.frame_ms.add(
+      static_cast<float>(std::chrono::duration<double, std::milli>(end - start).count()));
+  return std::chrono::duration<double, std::milli>(scene_done - start).count();
+}
+
+int App::run_headless() {
+  int fb_w = 0, fb_h = 0;
+  glfwGetFramebufferSize(window_, &fb_w, &fb_h);
+  Framebuffer target(fb_w, fb_h, 4);
+  const PixelReader read_target = [&target](int x, int y, int w, int h) {
+    return target.read(x, y, w, h);
+  };
+  int exit_code = 0;
+  if (!options_.record.empty()) {
+    const ViewRectangle rect = view_pixels(fb_w, fb_h);
+    if (!capture_.start_recording(state_, options_.record, rect.width, rect.height, 0)) {
+      exit_code = 2;
+    }
+  }
+  // A few frames at least, so that the panels have settled their sizes.
+  // Each frame is 1/60 s of simulation, and one frame of a recording.
+  const int frames = std::max(options_.frames, 3);
+  // The first frames build fonts, textures and shader variants: the timing
+  // leaves them out when there are enough frames.
+  const int warm_up = frames > 10 ? 3 : 0;
+  double draw_ms = 0, scene_ms = 0, simulate_ms = 0;
+  for (int f = 0; f < frames; ++f) {
+    glfwPollEvents();
+    handle_requests();
+    const auto start = std::chrono::steady_clock::now();
+    simulate_frame();
+    const auto simulated = std::chrono::steady_clock::now();
+    const double scene =
+        draw_frame(target.id(), fb_w, fb_h, read_target, (f + 0.5) / kRecordingFps);
+    if (f >= warm_up) {
+      scene_ms += scene;
+      simulate_ms += std::chrono::duration<double, std::milli>(simulated - start).count();
+      draw_ms += state_.frame_ms.last();
+    }
+  }
+  capture_.stop_recording(state_);
+  const int timed = frames - warm_up;
+  std::printf(
+      "rendered %d frames of %dx%d (%s): render + UI %.2f ms/frame (%.1f fps; scene %.2f ms, "
+      "UI %.2f ms), simulation %.2f ms/frame\n",
+      timed, fb_w, fb_h, state_.show_panels ? "panels on" : "no panels", draw_ms / timed,
+      draw_ms > 0 ? 1000 * timed / draw_ms : 0.0, scene_ms / timed, (draw_ms - scene_ms) / timed,
+      simulate_ms / timed);
+  if (!options_.screenshot.empty()) {
+    std::string error;
+    if (!write_png(options_.screenshot, target.read(), &error)) {
+      std::cerr << "pliant view: " << error << "\n";
+      exit_code = 2;
+    } else {
+      std::cout << "wrote " << options_.screenshot << " (" << fb_w << "x" << fb_h
+                << ", t = " << (state_.data ? state_.data->time : 0.0) << " s)\n";
+    }
+  }
+  if (!options_.screenshot_info.empty() && !write_info(target, fb_w, fb_h)) exit_code = 2;
+  if (state_.load_error) exit_code = 2;
+  return exit_code;
+}
+
+bool App::write_info(Framebuffer& target, int fb_width, int fb_height) {
+  if (state_.model == nullptr) {
+    std::cerr << "pliant view: no model, no screenshot information\n";
+    return false;
+  }
+  // The same view with nothing in it gives the background behind each geom.
+  const ViewRectangle rect = view_pixels(fb_width, fb_height);
+  const CameraView view = current_view();
+  renderer_->render(*state_.model, *state_.data, view, state_.bounds, state_.visual, {},
+                    target.id(), rect.left, fb_height - rect.top - rect.height, rect.width,
+                    rect.height);
+  std::string error;
+  if (!write_screenshot_info(options_.screenshot_info, *state_.model, *state_.data,
+                             build_items(false), view, rect, target.read(), &error)) {
+    std::cerr << "pliant view: " << error << "\n";
+    return false;
+  }
+  std::cout << "wrote " << options_.screenshot_info << "\n";
+  return true;
 }
 
 PickResult App::pick_at(double mx, double my) {
@@ -507,84 +651,12 @@ void App::on_scroll(double dy) {
 }
 
 void App::on_key(int key, int action, int mods) {
-  if (action == GLFW_RELEASE || ImGui::GetIO().WantCaptureKeyboard) return;
-  const bool ctrl = (mods & GLFW_MOD_CONTROL) != 0;
-  VisualOptions& v = state_.visual;
-  switch (key) {
-    case GLFW_KEY_SPACE:
-      state_.running = !state_.running;
-      break;
-    case GLFW_KEY_RIGHT:
-      state_.step_requested = true;
-      break;
-    case GLFW_KEY_BACKSPACE:
-      state_.reset_requested = true;
-      break;
-    case GLFW_KEY_L:
-      if (ctrl) state_.reload_requested = true;
-      break;
-    case GLFW_KEY_MINUS:
-      state_.speed = std::max(state_.speed / 2, 1.0 / 64);
-      break;
-    case GLFW_KEY_EQUAL:
-      state_.speed = std::min(state_.speed * 2, 16.0);
-      break;
-    case GLFW_KEY_TAB:
-      state_.show_panels = !state_.show_panels;
-      break;
-    case GLFW_KEY_ESCAPE:
-      state_.camera_reset_requested = true;
-      break;
-    case GLFW_KEY_LEFT_BRACKET:
-    case GLFW_KEY_RIGHT_BRACKET: {
-      // Cycle through the model's cameras and the free camera (-1).
-      if (state_.model == nullptr) break;
-      const int n = state_.model->cameras.count();
-      Camera& camera = state_.camera;
-      int current = camera.mode == CameraMode::kFixed ? camera.fixed_camera : -1;
-      current += key == GLFW_KEY_RIGHT_BRACKET ? 1 : -1;
-      if (current >= n) current = -1;
-      if (current < -1) current = n - 1;
-      camera.mode = current >= 0 ? CameraMode::kFixed : CameraMode::kFree;
-      camera.fixed_camera = current;
-      break;
-    }
-    case GLFW_KEY_C:
-      v.contact_points = !v.contact_points;
-      break;
-    case GLFW_KEY_F:
-      v.contact_forces = !v.contact_forces;
-      break;
-    case GLFW_KEY_K:
-      v.friction_cones = !v.friction_cones;
-      break;
-    case GLFW_KEY_V:
-      v.violations = !v.violations;
-      break;
-    case GLFW_KEY_B:
-      v.body_frames = !v.body_frames;
-      break;
-    case GLFW_KEY_J:
-      v.joint_axes = !v.joint_axes;
-      break;
-    case GLFW_KEY_M:
-      v.center_of_mass = !v.center_of_mass;
-      break;
-    case GLFW_KEY_I:
-      v.inertia_boxes = !v.inertia_boxes;
-      break;
-    case GLFW_KEY_T:
-      v.transparent = !v.transparent;
-      break;
-    case GLFW_KEY_S:
-      v.shadows = !v.shadows;
-      break;
-    default:
-      if (key >= GLFW_KEY_0 && key <= GLFW_KEY_5) {
-        v.geom_groups[key - GLFW_KEY_0] = !v.geom_groups[key - GLFW_KEY_0];
-      }
-      break;
-  }
+  // Held keys repeat only for stepping and speed; a held Ctrl+R must not
+  // start and stop a recording.
+  const bool repeats = key == GLFW_KEY_RIGHT || key == GLFW_KEY_MINUS || key == GLFW_KEY_EQUAL;
+  if (action == GLFW_RELEASE || (action == GLFW_REPEAT && !repeats)) return;
+  if (ImGui::GetIO().WantCaptureKeyboard) return;
+  dispatch_shortcut(state_, key, mods);
 }
 
 void App::on_drop(int count, const char** paths) {
@@ -602,32 +674,15 @@ int App::run() {
   if (!options_.model_path.empty()) load(options_.model_path);
   apply_start_options();
 
-  const bool screenshot = !options_.screenshot.empty();
   int exit_code = 0;
-  if (screenshot) {
-    int fb_w = 0, fb_h = 0;
-    glfwGetFramebufferSize(window_, &fb_w, &fb_h);
-    Framebuffer target(fb_w, fb_h, 4);
-    // A few frames at least, so that the panels have settled their sizes.
-    const int frames = std::max(options_.frames, 3);
-    for (int f = 0; f < frames; ++f) {
-      glfwPollEvents();
-      handle_requests();
-      simulate_frame();
-      draw_frame(target.id(), fb_w, fb_h);
-    }
-    std::string error;
-    if (!write_png(options_.screenshot, target.read(), &error)) {
-      std::cerr << "pliant view: " << error << "\n";
-      exit_code = 2;
-    } else {
-      std::cout << "wrote " << options_.screenshot << " (" << fb_w << "x" << fb_h
-                << ", t = " << (state_.data ? state_.data->time : 0.0) << " s)\n";
-    }
-    if (state_.load_error) exit_code = 2;
+  if (options_.headless()) {
+    exit_code = run_headless();
   } else {
     glfwSwapInterval(1);
     resync_clock();
+    const PixelReader read_window = [](int x, int y, int w, int h) {
+      return read_window_pixels(x, y, w, h);
+    };
     while (!glfwWindowShouldClose(window_)) {
       glfwPollEvents();
       const double now = glfwGetTime();
@@ -637,12 +692,17 @@ int App::run() {
       }
       handle_requests();
       simulate();
+      // A minimised window has a 0 x 0 framebuffer: nothing to draw into.
       int fb_w = 0, fb_h = 0;
       glfwGetFramebufferSize(window_, &fb_w, &fb_h);
-      if (fb_w > 0 && fb_h > 0) draw_frame(0, fb_w, fb_h);
+      if (fb_w <= 0 || fb_h <= 0) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        continue;
+      }
+      draw_frame(0, fb_w, fb_h, read_window, glfwGetTime());
       glfwSwapBuffers(window_);
-      if (fb_w == 0) std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
+    capture_.stop_recording(state_);
   }
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
@@ -655,9 +715,8 @@ int App::run() {
 
 int run_viewer(const ViewOptions& options) {
   std::string error;
-  const bool screenshot = !options.screenshot.empty();
   std::unique_ptr<GlContext> context =
-      GlContext::create(options.width, options.height, !screenshot, "Pliant", &error);
+      GlContext::create(options.width, options.height, !options.headless(), "Pliant", &error);
   if (!context) {
     std::cerr << "pliant view: " << error << "\n";
     return 2;

@@ -3,8 +3,9 @@
 // The viewer application: a window showing a model simulating in real
 // time, with mouse camera control, selection and perturbation, overlays,
 // panels and the contact inspector; reloads the model when its files change.
-// With a screenshot path it renders a number of frames offscreen (stepping
-// the simulation), writes the last one as a PNG and returns.
+// With a screenshot or recording path it renders a number of frames
+// offscreen (stepping the simulation), writes the last one as a PNG and/or
+// every one to a video, prints the time a frame took, and returns.
 
 #include <string>
 #include <vector>
@@ -12,16 +13,21 @@
 namespace pliant::viewer {
 
 struct ViewOptions {
-  std::string model_path;  // empty: no model until one is opened or dropped
-  std::string screenshot;  // non-empty: headless picture mode
-  int frames = 60;         // screenshot: frames to render, 1/60 s of simulation each
+  std::string model_path;       // empty: no model until one is opened or dropped
+  std::string screenshot;       // non-empty: headless picture mode
+  std::string screenshot_info;  // headless: JSON of where each geom's centre is drawn
+  std::string record;           // headless: every frame to this .mp4 or PNG directory
+  int frames = 60;              // headless: frames to render, 1/60 s of simulation each
   int width = 1280, height = 800;
   std::string select_body;        // body to select at start (name)
   std::string camera;             // model camera to look through at start (name)
   std::vector<std::string> show;  // overlays to turn on: contacts, forces, cones, frames,
-                                  // joints, com, inertia, violations, transparent, all
+                                  // joints, com, inertia, violations, transparent, all;
+                                  // and panels to open: plots, help
   bool paused = false;
   bool hide_panels = false;
+
+  bool headless() const { return !screenshot.empty() || !record.empty(); }
 };
 
 // Runs the viewer; returns a process exit code (0 fine, 2 no OpenGL context

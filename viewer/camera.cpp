@@ -128,4 +128,17 @@ Ray pixel_ray(const CameraView& view, double x, double y, double width, double h
   return ray;
 }
 
+bool project_point(const CameraView& view, const Vector3d& point, double width, double height,
+                   double* x, double* y) {
+  // Eye coordinates (the camera looks down -z), then the pinhole of pixel_ray.
+  const Vector3d local = view.rotation.transpose() * (point - view.eye);
+  const double depth = -local.z();
+  if (depth < view.znear) return false;
+  const double t = std::tan(view.fovy * kDegree / 2);
+  const double u = local.x() / depth, v = local.y() / depth;
+  *x = (u / (t * width / height) + 1) / 2 * width;
+  *y = (1 - v / t) / 2 * height;
+  return true;
+}
+
 }  // namespace pliant::viewer

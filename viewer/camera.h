@@ -66,4 +66,9 @@ struct Ray {
 };
 Ray pixel_ray(const CameraView& view, double x, double y, double width, double height);
 
+// The inverse: where a world point appears (x right, y down, in pixels;
+// pixel i covers [i, i + 1)). False when it lies behind the near plane.
+bool project_point(const CameraView& view, const Vector3d& point, double width, double height,
+                   double* x, double* y);
+
 }  // namespace pliant::viewer

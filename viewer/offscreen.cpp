@@ -4,6 +4,7 @@
 #include <GLFW/glfw3.h>
 #include <stb_image_write.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "viewer/overlays.h"
@@ -100,25 +101,46 @@ Framebuffer::~Framebuffer() {
   glDeleteRenderbuffers(1, &resolve_color_);
 }
 
-Image Framebuffer::read() {
-  // Resolve the samples, then read bottom-up rows and flip them.
+namespace {
+
+// Reads a rectangle (lower-left x, y) of the bound read framebuffer; OpenGL
+// gives rows bottom-up, the image wants them top-down.
+Image read_bound_pixels(int x, int y, int width, int height) {
+  Image image;
+  image.width = width;
+  image.height = height;
+  std::vector<unsigned char> rows(3 * width * height);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(x, y, width, height, GL_RGB, GL_UNSIGNED_BYTE, rows.data());
+  image.rgb.resize(rows.size());
+  const size_t stride = 3 * width;
+  for (int row = 0; row < height; ++row) {
+    std::copy_n(rows.begin() + (height - 1 - row) * stride, stride,
+                image.rgb.begin() + row * stride);
+  }
+  return image;
+}
+
+}  // namespace
+
+Image Framebuffer::read() { return read(0, 0, width_, height_); }
+
+Image Framebuffer::read(int x, int y, int width, int height) {
+  // Resolve the samples, then read the rectangle.
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, resolve_fbo_);
   glBlitFramebuffer(0, 0, width_, height_, 0, 0, width_, height_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, resolve_fbo_);
-  Image image;
-  image.width = width_;
-  image.height = height_;
-  std::vector<unsigned char> rows(3 * width_ * height_);
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(0, 0, width_, height_, GL_RGB, GL_UNSIGNED_BYTE, rows.data());
+  Image image = read_bound_pixels(x, y, width, height);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  image.rgb.resize(rows.size());
-  const size_t stride = 3 * width_;
-  for (int y = 0; y < height_; ++y) {
-    std::copy_n(rows.begin() + (height_ - 1 - y) * stride, stride, image.rgb.begin() + y * stride);
-  }
   return image;
+}
+
+Image read_window_pixels(int x, int y, int width, int height) {
+  // The default framebuffer resolves its samples on read.
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glReadBuffer(GL_BACK);
+  return read_bound_pixels(x, y, width, height);
 }
 
 std::unique_ptr<OffscreenRenderer> OffscreenRenderer::create(int width, int height,

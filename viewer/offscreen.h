@@ -29,6 +29,10 @@ struct Image {
 // Writes a PNG; false with a sentence in *error on failure.
 bool write_png(const std::string& path, const Image& image, std::string* error);
 
+// A rectangle (x, y: lower-left corner, pixels) of the current window's back
+// buffer, as drawn before the buffers are swapped.
+Image read_window_pixels(int x, int y, int width, int height);
+
 // A GLFW window with a current OpenGL 3.3 core context.
 class GlContext {
  public:
@@ -60,6 +64,8 @@ class Framebuffer {
   int width() const { return width_; }
   int height() const { return height_; }
   Image read();
+  // A rectangle of it (x, y: lower-left corner, pixels).
+  Image read(int x, int y, int width, int height);
 
  private:
   int width_, height_;

@@ -36,6 +36,14 @@ void file_section(ViewerState& state) {
   if (ImGui::Button("Reload (Ctrl+L)")) state.reload_requested = true;
   ImGui::SameLine();
   ImGui::TextDisabled("drop a file to open it");
+  if (ImGui::Button("Screenshot (Ctrl+P)")) state.screenshot_requested = true;
+  ImGui::SameLine();
+  if (ImGui::Button(state.recording_path.empty() ? "Record (Ctrl+R)" : "Stop recording")) {
+    state.record_toggle_requested = true;
+  }
+  ImGui::Checkbox("Plots (F2)", &state.show_plots);
+  ImGui::SameLine(180);
+  ImGui::Checkbox("Help (F1)", &state.show_help);
   if (!state.recent.list().empty() && ImGui::TreeNode("Recent files")) {
     for (const std::string& file : state.recent.list()) {
       if (ImGui::Selectable(file.c_str())) state.open_requested = file;
@@ -157,7 +165,7 @@ void camera_section(ViewerState& state) {
   ImGui::TextDisabled("left drag: orbit   right drag: pan   wheel: zoom");
   ImGui::TextDisabled("double-click: select   right double-click: look at");
   ImGui::TextDisabled("Ctrl+left drag: pull   Ctrl+right drag: turn");
-  ImGui::TextDisabled("[ ]: model cameras   Tab: hide panels");
+  ImGui::TextDisabled("[ ]: model cameras   Tab: hide panels   F1: all keys");
 }
 
 void options_section(ViewerState& state) {
@@ -415,6 +423,14 @@ void draw_status_line(const ViewerState& state) {
   } else {
     ImGui::TextUnformatted("no model loaded: drop an MJCF file here");
   }
+  if (!state.recording_path.empty()) {
+    ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "REC %d frames to %s", state.recorded_frames,
+                       state.recording_path.c_str());
+  }
+  if (!state.message.empty() && std::chrono::steady_clock::now() < state.message_until) {
+    ImGui::TextUnformatted(state.message.c_str());
+  }
+  if (!state.shortcuts_enabled) ImGui::TextDisabled("keyboard shortcuts off (F1)");
   ImGui::End();
 }
 

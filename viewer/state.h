@@ -6,6 +6,7 @@
 // simulation controls. Panels write requests; the app acts on them between
 // frames.
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,6 +15,7 @@
 #include "viewer/camera.h"
 #include "viewer/model_files.h"
 #include "viewer/perturbation.h"
+#include "viewer/plots.h"
 #include "viewer/scene.h"
 
 namespace pliant::viewer {
@@ -43,6 +45,21 @@ struct ViewerState {
   double real_time_factor = 0;  // measured
   int keyframe = 0;
   bool show_panels = true;
+  bool show_help = false;
+  bool show_plots = false;
+  // Off: keys are left to other programs (a teleoperation client reading
+  // the keyboard); F1 still opens the help, where they are turned back on.
+  bool shortcuts_enabled = true;
+
+  // What happened per physics step (for the plots) and per drawn frame.
+  StepHistory history;
+  RollingSeries frame_ms{kHistoryLength};  // rendering + UI, per frame
+
+  // Screenshots and recording: the app fills these in, the status line shows them.
+  std::string recording_path;  // non-empty while recording
+  int recorded_frames = 0;
+  std::string message;  // shown in the status line until message_until
+  std::chrono::steady_clock::time_point message_until;
 
   // Requests from the panels and keys, handled by the app.
   bool reload_requested = false;
@@ -50,7 +67,17 @@ struct ViewerState {
   bool step_requested = false;
   bool keyframe_requested = false;
   bool camera_reset_requested = false;
+  bool screenshot_requested = false;
+  bool record_toggle_requested = false;
   std::string open_requested;
 };
+
+// Shows a sentence in the status line for a few seconds.
+inline void show_message(ViewerState& state, std::string text, double seconds = 4) {
+  state.message = std::move(text);
+  state.message_until = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(seconds));
+}
 
 }  // namespace pliant::viewer

@@ -1,6 +1,7 @@
-// `pliant view [MODEL.xml]`: the interactive viewer. With --screenshot it
-// renders --frames frames offscreen (stepping the simulation), writes the
-// last one as a PNG and exits; this works headless under Xvfb.
+// `pliant view [MODEL.xml]`: the interactive viewer. With --screenshot or
+// --record it renders --frames frames offscreen (stepping the simulation),
+// writes the last one as a PNG or all of them as a video, prints how long a
+// frame took to draw and exits; this works headless under Xvfb.
 
 #include <fstream>
 #include <iostream>
@@ -21,8 +22,15 @@ void add_view_command(CLI::App& app) {
                    "MJCF model to open (default: samples/scenes/default.xml)");
   view->add_option("--screenshot", options->screenshot,
                    "Render offscreen, write this PNG and exit");
+  view->add_option("--screenshot-info", options->screenshot_info,
+                   "Headless: write this JSON with the pixel where each geom's centre is drawn "
+                   "and the background there");
+  view->add_option("--record", options->record,
+                   "Render offscreen and record every frame to this .mp4 (needs ffmpeg) or "
+                   "directory of PNGs, then exit");
   view->add_option("--frames", options->frames,
-                   "Screenshot: frames to render first, 1/60 s of simulation each")
+                   "Headless: frames to render, 1/60 s of simulation each; the time a frame "
+                   "took to draw is printed")
       ->check(CLI::NonNegativeNumber);
   view->add_option("--width", options->width, "Window width in pixels")->check(CLI::PositiveNumber);
   view->add_option("--height", options->height, "Window height in pixels")
@@ -32,7 +40,8 @@ void add_view_command(CLI::App& app) {
   auto show = std::make_shared<std::string>();
   view->add_option("--show", *show,
                    "Overlays to turn on, comma-separated: contacts, forces, cones, frames, "
-                   "joints, com, inertia, violations, transparent, all");
+                   "joints, com, inertia, violations, transparent, all; panels to open: plots, "
+                   "help");
   view->add_flag("--paused", options->paused, "Start paused");
   view->add_flag("--no-panels", options->hide_panels, "Hide the panels");
   view->callback([options, show] {
