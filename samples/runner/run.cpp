@@ -82,6 +82,16 @@ double penetration(const Data& d) {
   return deepest;
 }
 
+// The largest |violation| of any equality constraint row (m for connect and
+// weld positions, rad for weld orientations and joint equalities).
+double equality_violation(const Data& d) {
+  double worst = 0;
+  for (int i = 0; i < d.efc.count(); ++i) {
+    if (d.efc.type[i] == ConstraintType::kEquality) worst = std::max(worst, std::abs(d.efc.pos[i]));
+  }
+  return worst;
+}
+
 double read_probe(const Model& m, const Data& d, const Probe& p) {
   switch (p.kind) {
     case Probe::Kind::kBodyAxis:
@@ -157,12 +167,25 @@ void apply_action(Model& m, Data& d, const Action& a, const Scenario& s) {
   }
 }
 
-CheckResult evaluate(const Model& m, const Data& d, const Check& c, const Scenario& s) {
+// `from` is the body's position at the check's `since` time (kBodyMoved).
+CheckResult evaluate(const Model& m, const Data& d, const Check& c, const Scenario& s,
+                     const Vector3d& from) {
   CheckResult r;
   r.line = c.line;
   std::vector<double> measured;
   std::string what;
   switch (c.kind) {
+    case Check::Kind::kBodyMoved: {
+      const int b = find(m, ObjectType::kBody, c.target, s, c.line, "body");
+      const double moved = (d.xpos[b] - from).norm();
+      r.description =
+          "t=" + number(c.time) + "  body " + c.target + " moved since t=" + number(c.since);
+      r.measured = number(moved) + " m";
+      r.expected = "<= " + number(c.tolerance) + " m";
+      r.error = moved;
+      r.pass = moved <= c.tolerance;
+      return r;
+    }
     case Check::Kind::kBodyPos: {
       const int b = find(m, ObjectType::kBody, c.target, s, c.line, "body");
       measured = {d.xpos[b].x(), d.xpos[b].y(), d.xpos[b].z()};
@@ -266,6 +289,10 @@ RunResult run_scenario(const Scenario& s, const RunOptions& options) {
   std::vector<ActiveForce> active;
   size_t next_action = 0;
   std::vector<bool> checked(s.checks.size(), false);
+  // Where each moved-since check's body was at its `since` time.
+  std::vector<Vector3d> moved_from(s.checks.size(), Vector3d::Zero());
+  std::vector<bool> moved_started(s.checks.size(), false);
+  double max_equality_violation = 0;
   double max_penetration = 0, energy0 = 0, worst_gain = 0, energy_scale = 0;
   bool energy_started = false;
   const auto start = std::chrono::steady_clock::now();
@@ -296,6 +323,7 @@ RunResult run_scenario(const Scenario& s, const RunOptions& options) {
     compute_energy(model, data);
     // Whole-run measures.
     max_penetration = std::max(max_penetration, penetration(data));
+    max_equality_violation = std::max(max_equality_violation, equality_violation(data));
     const double energy = data.energy_potential + data.energy_kinetic;
     if (!energy_started) {
       energy0 = energy;
@@ -303,11 +331,19 @@ RunResult run_scenario(const Scenario& s, const RunOptions& options) {
     }
     energy_scale = std::max({energy_scale, std::abs(energy0), data.energy_kinetic});
     worst_gain = std::max(worst_gain, energy - energy0);
-    // Checks due at this time (the step nearest their time).
+    // Checks due at this time (the step nearest their time); moved-since
+    // checks first take the body's position at their start time.
+    for (size_t i = 0; i < s.checks.size(); ++i) {
+      const Check& c = s.checks[i];
+      if (c.kind != Check::Kind::kBodyMoved || moved_started[i]) continue;
+      if (c.since > data.time + 0.5 * h) continue;
+      moved_from[i] = data.xpos[find(model, ObjectType::kBody, c.target, s, c.line, "body")];
+      moved_started[i] = true;
+    }
     for (size_t i = 0; i < s.checks.size(); ++i) {
       const Check& c = s.checks[i];
       if (c.time < 0 || checked[i] || c.time > data.time + 0.5 * h) continue;
-      result.checks.push_back(evaluate(model, data, c, s));
+      result.checks.push_back(evaluate(model, data, c, s, moved_from[i]));
       checked[i] = true;
     }
     result.times.push_back(data.time);
@@ -324,6 +360,7 @@ RunResult run_scenario(const Scenario& s, const RunOptions& options) {
   if (options.progress) std::fprintf(stderr, "\r%60s\r", "");
   result.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.simulated = data.time;
+  if (options.at_end) options.at_end(model, data);
 
   // Checks whose time lies after the end never ran: that is a failure.
   for (size_t i = 0; i < s.checks.size(); ++i) {
@@ -366,6 +403,13 @@ RunResult run_scenario(const Scenario& s, const RunOptions& options) {
         r.pass = drift <= c.tolerance;
         break;
       }
+      case Check::Kind::kMaxEqualityViolation:
+        r.description = "always  max equality violation";
+        r.measured = number(max_equality_violation);
+        r.expected = "<= " + number(c.tolerance) + " (m or rad)";
+        r.error = max_equality_violation;
+        r.pass = max_equality_violation <= c.tolerance;
+        break;
       default:
         continue;
     }

@@ -4,9 +4,11 @@
 // actions, evaluate the checks, record what was asked for, compare with the
 // golden trajectory. The verdict and every measured value go in RunResult.
 
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "engine/data.h"
 #include "samples/runner/scenario.h"
 
 namespace pliant::runner {
@@ -30,6 +32,8 @@ struct RunOptions {
   bool update_golden = false;
   std::vector<std::string> record;  // quantities to record (see README: body.NAME.z, ...)
   bool progress = false;            // draw a progress bar on stderr
+  // Called once with the final state, after the last step (e.g. to render it).
+  std::function<void(const Model&, const Data&)> at_end;
 };
 
 struct RunResult {

@@ -82,6 +82,15 @@ void read_expect(const XmlNode& node, Scenario& s) {
       ++count;
     }
     c.expected = v;
+    if (r.read("moved-since", c.since)) {
+      // The distance moved since an earlier time must stay within tol.
+      c.kind = Check::Kind::kBodyMoved;
+      c.expected = {0};
+      ++count;
+      if (c.since < 0 || c.since >= c.time) {
+        r.fail("'moved-since' of <expect> must be a time (s) at or after 0 and before 'time'");
+      }
+    }
   } else if (r.read("joint", c.target)) {
     double value = 0;
     if (r.read("qpos", value)) {
@@ -104,25 +113,27 @@ void read_expect(const XmlNode& node, Scenario& s) {
   r.finish();
   if (count != 1) {
     r.fail(
-        "<expect> checks one thing: body with pos, quat or vel; joint with qpos or qvel; or "
-        "contacts");
+        "<expect> checks one thing: body with pos, quat, vel or moved-since; joint with qpos or "
+        "qvel; or contacts");
   }
   s.checks.push_back(c);
 }
 
 void read_always(const XmlNode& node, Scenario& s) {
   AttributeReader r(node);
+  auto add = [&](Check::Kind kind, double limit) {
+    Check c;
+    c.kind = kind;
+    c.tolerance = limit;
+    c.line = node.line;
+    s.checks.push_back(c);
+  };
   double value = 0;
   bool flag = false;
-  if (r.read("max-penetration", value)) {
-    s.checks.push_back({Check::Kind::kMaxPenetration, -1, "", {}, value, node.line});
-  }
-  if (r.read_bool("no-warnings", flag) && flag) {
-    s.checks.push_back({Check::Kind::kNoWarnings, -1, "", {}, 0, node.line});
-  }
-  if (r.read("energy-drift", value)) {
-    s.checks.push_back({Check::Kind::kEnergyDrift, -1, "", {}, value, node.line});
-  }
+  if (r.read("max-penetration", value)) add(Check::Kind::kMaxPenetration, value);
+  if (r.read_bool("no-warnings", flag) && flag) add(Check::Kind::kNoWarnings, 0);
+  if (r.read("energy-drift", value)) add(Check::Kind::kEnergyDrift, value);
+  if (r.read("max-equality-violation", value)) add(Check::Kind::kMaxEqualityViolation, value);
   r.finish();
 }
 

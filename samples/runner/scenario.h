@@ -37,6 +37,8 @@ struct Check {
     kMaxPenetration,
     kNoWarnings,
     kEnergyDrift,
+    kBodyMoved,             // distance a body moved between `since` and `time`
+    kMaxEqualityViolation,  // largest |violation| of any equality row over the run
   };
   Kind kind = Kind::kBodyPos;
   double time = -1;  // s; -1 for checks over the whole run
@@ -44,6 +46,7 @@ struct Check {
   std::vector<double> expected;
   double tolerance = 0;
   int line = 0;
+  double since = -1;  // s; kBodyMoved: the time the distance is measured from
 };
 
 struct Scenario {
