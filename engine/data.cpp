@@ -96,4 +96,30 @@ void record_warning(Data& data, WarningKind kind, int index) {
   w.last_index = index;
 }
 
+const char* stage_name(Stage stage) {
+  switch (stage) {
+    case Stage::kKinematics:
+      return "kinematics";
+    case Stage::kInertia:
+      return "inertia and factor";
+    case Stage::kCollision:
+      return "collision";
+    case Stage::kAssembly:
+      return "constraint assembly";
+    case Stage::kVelocity:
+      return "velocity and bias";
+    case Stage::kActuation:
+      return "actuation";
+    case Stage::kAcceleration:
+      return "smooth acceleration";
+    case Stage::kSolver:
+      return "constraint solver";
+    case Stage::kStep:
+      return "step";
+    case Stage::kCount:
+      break;
+  }
+  return "?";
+}
+
 }  // namespace pliant

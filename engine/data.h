@@ -16,6 +16,7 @@
 
 #include "engine/collision/contact.h"
 #include "engine/constraint/constraint_rows.h"
+#include "engine/profile.h"
 #include "model/model.h"
 #include "solvers/workspace.h"
 
@@ -134,6 +135,7 @@ struct Data {
 
   // ---- diagnostics ----
   std::array<Warning, static_cast<int>(WarningKind::kCount)> warnings{};
+  StageTimers timers;  // per-stage step time, when timers.enabled
 
   // Working memory reused across steps.
   VectorXd scratch_nv;

@@ -42,28 +42,57 @@ bool reset_if_bad(const Model& m, Data& d, const VectorXd& v, WarningKind kind) 
 }  // namespace
 
 void forward_position(const Model& m, Data& d) {
-  kinematics(m, d);
-  com_positions(m, d);
-  tendon_kinematics(m, d);
-  composite_inertia(m, d);
-  factor_mass(m, d);
-  collide(m, d);
-  assemble_constraints(m, d);
+  {
+    ScopedStageTimer timer(d.timers, Stage::kKinematics);
+    kinematics(m, d);
+    com_positions(m, d);
+    tendon_kinematics(m, d);
+  }
+  {
+    ScopedStageTimer timer(d.timers, Stage::kInertia);
+    composite_inertia(m, d);
+    factor_mass(m, d);
+  }
+  {
+    ScopedStageTimer timer(d.timers, Stage::kCollision);
+    collide(m, d);
+  }
+  {
+    ScopedStageTimer timer(d.timers, Stage::kAssembly);
+    assemble_constraints(m, d);
+  }
+  ScopedStageTimer timer(d.timers, Stage::kKinematics);
   transmission(m, d);
 }
 
 void forward_velocity(const Model& m, Data& d) {
-  com_velocities(m, d);
-  passive_forces(m, d);
-  constraint_reference(m, d);
+  {
+    ScopedStageTimer timer(d.timers, Stage::kVelocity);
+    com_velocities(m, d);
+    passive_forces(m, d);
+  }
+  {
+    ScopedStageTimer timer(d.timers, Stage::kAssembly);
+    constraint_reference(m, d);
+  }
+  ScopedStageTimer timer(d.timers, Stage::kVelocity);
   bias_forces(m, d);
 }
 
-void forward_actuation(const Model& m, Data& d) { actuation(m, d); }
+void forward_actuation(const Model& m, Data& d) {
+  ScopedStageTimer timer(d.timers, Stage::kActuation);
+  actuation(m, d);
+}
 
-void forward_acceleration(const Model& m, Data& d) { smooth_acceleration(m, d); }
+void forward_acceleration(const Model& m, Data& d) {
+  ScopedStageTimer timer(d.timers, Stage::kAcceleration);
+  smooth_acceleration(m, d);
+}
 
-void forward_constraint(const Model& m, Data& d) { solve_constraints(m, d); }
+void forward_constraint(const Model& m, Data& d) {
+  ScopedStageTimer timer(d.timers, Stage::kSolver);
+  solve_constraints(m, d);
+}
 
 void forward(const Model& m, Data& d) {
   forward_position(m, d);
@@ -75,6 +104,7 @@ void forward(const Model& m, Data& d) {
 }
 
 void step(const Model& m, Data& d) {
+  ScopedStageTimer timer(d.timers, Stage::kStep);
   reset_if_bad(m, d, d.qpos, WarningKind::kBadQpos);
   reset_if_bad(m, d, d.qvel, WarningKind::kBadQvel);
   forward(m, d);

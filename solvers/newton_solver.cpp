@@ -121,22 +121,31 @@ void EnvelopeCholesky::solve(double* x) const {
 
 namespace {
 
-// H(a, b) += D J_a J_b over the row's columns (lower triangle).
-void add_row(const ConstraintProblem& p, int i, EnvelopeCholesky& h) {
+// Index of dof k in the factor (identity unless the sparse order is in use).
+int slot(const int* position, int k) { return position ? position[k] : k; }
+
+// H(x, y) += value for dofs x, y (lower triangle in the factor's order).
+void add_entry(EnvelopeCholesky& h, const int* position, int x, int y, double value) {
+  const int a = slot(position, x), b = slot(position, y);
+  h.at(std::max(a, b), std::min(a, b)) += value;
+}
+
+// H(a, b) += D J_a J_b over the row's columns.
+void add_row(const ConstraintProblem& p, int i, const int* position, EnvelopeCholesky& h) {
   const int adr = p.row_adr[i], nnz = p.row_nnz[i];
   const double d = p.D[i];
   for (int a = 0; a < nnz; ++a) {
     const double da = d * p.J[adr + a];
     if (da == 0) continue;
     const int ca = p.col[adr + a];
-    for (int b = 0; b <= a; ++b) h.at(ca, p.col[adr + b]) += da * p.J[adr + b];
+    for (int b = 0; b <= a; ++b) add_entry(h, position, ca, p.col[adr + b], da * p.J[adr + b]);
   }
 }
 
 // H += Jc^T Hc Jc for one cone in its middle zone (all rows share columns):
 // P = Hc Jc (dim x nnz), then H(a, b) += sum_r Jc(r, a) P(r, b).
 void add_cone(const ConstraintProblem& p, const ConeGroup& cone, const double* hc,
-              std::vector<double>& product, EnvelopeCholesky& h) {
+              const int* position, std::vector<double>& product, EnvelopeCholesky& h) {
   const int dim = cone.dim, first = cone.first_row;
   const int nnz = p.row_nnz[first];
   product.resize(static_cast<size_t>(dim) * nnz);
@@ -152,36 +161,44 @@ void add_cone(const ConstraintProblem& p, const ConeGroup& cone, const double* h
     for (int b = 0; b <= a; ++b) {
       double sum = 0;
       for (int r = 0; r < dim; ++r) sum += p.J[p.row_adr[first + r] + a] * product[r * nnz + b];
-      h.at(cols[a], cols[b]) += sum;
+      add_entry(h, position, cols[a], cols[b], sum);
     }
   }
+}
+
+void add_mass(const ConstraintProblem& p, const int* position, EnvelopeCholesky& h) {
+  const TreeSparsity& tree = p.mass_tree;
+  for (int i = 0; i < p.nv; ++i) {
+    int address = tree.address[i];
+    for (int j = i; j >= 0; j = tree.parent[j], ++address) {
+      add_entry(h, position, i, j, p.mass[address]);
+    }
+  }
+}
+
+const int* factor_positions(const SolverWorkspace& w) {
+  return w.hessian_permuted ? w.hessian_order.positions() : nullptr;
 }
 
 // Builds H from scratch at the current states and factorises it.
 void assemble_and_factor(const ConstraintProblem& p, SolverWorkspace& w) {
   EnvelopeCholesky& h = w.hessian;
+  const int* position = factor_positions(w);
   h.clear_values();
-  const TreeSparsity& tree = p.mass_tree;
-  for (int i = 0; i < p.nv; ++i) {
-    int slot = tree.address[i];
-    for (int j = i; j >= 0; j = tree.parent[j], ++slot) h.at(i, j) += p.mass[slot];
-  }
+  add_mass(p, position, h);
   for (int i = 0; i < p.nefc; ++i) {
-    if (w.state[i] == RowState::kQuadratic) add_row(p, i, h);
+    if (w.state[i] == RowState::kQuadratic) add_row(p, i, position, h);
   }
   for (int c = 0; c < p.ncone; ++c) {
     if (w.state[p.cones[c].first_row] != RowState::kCone) continue;
-    add_cone(p, p.cones[c], w.cone_hessian.data() + c * kMaxConeDim * kMaxConeDim, w.cone_product,
-             h);
+    add_cone(p, p.cones[c], w.cone_hessian.data() + c * kMaxConeDim * kMaxConeDim, position,
+             w.cone_product, h);
   }
   if (!h.factor()) {
     // Not positive definite in floating point: fall back to M alone, whose
     // tree factor always exists (the direction is then a PCG one).
     h.clear_values();
-    for (int i = 0; i < p.nv; ++i) {
-      int slot = tree.address[i];
-      for (int j = i; j >= 0; j = tree.parent[j], ++slot) h.at(i, j) += p.mass[slot];
-    }
+    add_mass(p, position, h);
     h.factor();
   }
 }
@@ -189,27 +206,43 @@ void assemble_and_factor(const ConstraintProblem& p, SolverWorkspace& w) {
 }  // namespace
 
 void build_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
-  // Envelope: dense, or the union of M's ancestor rows and every row's
-  // column span (rows in any state, so updates never leave it).
+  // Envelope: dense, or (in the tree ordering) the union of M's ancestor
+  // rows and every row's column span (rows in any state, so updates never
+  // leave it).
   EnvelopeCholesky& h = w.hessian;
   h.begin_pattern(p.nv);
+  w.hessian_permuted = !p.dense_hessian;
   if (p.dense_hessian) {
     h.make_dense();
   } else {
+    w.hessian_order.compute(p);
+    const int* position = w.hessian_order.positions();
     for (int i = 0; i < p.nv; ++i) {
       int root = i;
       while (p.mass_tree.parent[root] >= 0) root = p.mass_tree.parent[root];
-      h.widen(i, root);
+      h.widen(position[i], position[root]);
     }
     for (int i = 0; i < p.nefc; ++i) {
       const int adr = p.row_adr[i], nnz = p.row_nnz[i];
       if (nnz == 0) continue;
-      const int lowest = p.col[adr];
-      for (int k = 1; k < nnz; ++k) h.widen(p.col[adr + k], lowest);
+      int lowest = position[p.col[adr]];
+      for (int k = 1; k < nnz; ++k) lowest = std::min(lowest, position[p.col[adr + k]]);
+      for (int k = 0; k < nnz; ++k) h.widen(position[p.col[adr + k]], lowest);
     }
   }
   h.finish_pattern();
   assemble_and_factor(p, w);
+}
+
+void solve_hessian(SolverWorkspace& w, double* x) {
+  if (!w.hessian_permuted) {
+    w.hessian.solve(x);
+    return;
+  }
+  w.hessian_rhs.resize(w.hessian.size());
+  w.hessian_order.to_factor(x, w.hessian_rhs.data());
+  w.hessian.solve(w.hessian_rhs.data());
+  w.hessian_order.from_factor(w.hessian_rhs.data(), x);
 }
 
 // Rows entering the quadratic state add sqrt(D) J_i to the factor by a
@@ -229,11 +262,12 @@ void update_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
     }
   }
   if (changes == 0 && !rebuild) return;
-  if (rebuild || changes > p.nv) {
+  if (rebuild || 3 * changes > p.nv) {
     assemble_and_factor(p, w);
     return;
   }
   double* v = w.rank_vector.data();
+  const int* position = factor_positions(w);
   for (int pass = 0; pass < 2 && !rebuild; ++pass) {
     const bool downdate = pass == 1;
     for (int i = 0; i < p.nefc; ++i) {
@@ -242,7 +276,8 @@ void update_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
       if (was == is || is == downdate) continue;
       const double scale = std::sqrt(p.D[i]);
       const int adr = p.row_adr[i];
-      for (int k = 0; k < p.row_nnz[i]; ++k) v[p.col[adr + k]] = scale * p.J[adr + k];
+      for (int k = 0; k < p.row_nnz[i]; ++k)
+        v[slot(position, p.col[adr + k])] = scale * p.J[adr + k];
       if (!w.hessian.rank_one(v, downdate)) {
         rebuild = true;
         break;

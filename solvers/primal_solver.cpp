@@ -35,6 +35,11 @@ void SolverWorkspace::prepare(const ConstraintProblem& p) {
   }
 }
 
+// Newton's Hessian (solvers/newton_solver.cpp).
+void build_hessian(const ConstraintProblem& p, SolverWorkspace& w);
+void update_hessian(const ConstraintProblem& p, SolverWorkspace& w);
+void solve_hessian(SolverWorkspace& w, double* x);
+
 namespace {
 
 constexpr int kRefresh = 50;
@@ -61,16 +66,13 @@ double update_constraints(const ConstraintProblem& p, SolverWorkspace& w, bool c
 void precondition(const ConstraintProblem& p, SolverWorkspace& w, PrimalMethod method) {
   w.mgrad = w.grad;
   if (method == PrimalMethod::kNewton) {
-    w.hessian.solve(w.mgrad.data());
+    solve_hessian(w, w.mgrad.data());
   } else {
     problem_mass_solve(p, w.mgrad.data());
   }
 }
 
 }  // namespace
-
-void build_hessian(const ConstraintProblem& p, SolverWorkspace& w);
-void update_hessian(const ConstraintProblem& p, SolverWorkspace& w);
 
 void solve_primal(const ConstraintProblem& p, SolverWorkspace& w, PrimalMethod method) {
   w.prepare(p);

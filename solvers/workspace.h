@@ -9,6 +9,7 @@
 #include "solvers/constraint_problem.h"
 #include "solvers/cost.h"
 #include "solvers/newton_solver.h"
+#include "solvers/tree_ordering.h"
 
 namespace pliant {
 
@@ -20,7 +21,10 @@ struct SolverWorkspace {
   std::vector<RowState> state, old_state;
   std::vector<double> cone_hessian;  // kMaxConeDim^2 per cone
   std::vector<double> cone_product;  // Hc Jc for one cone
-  EnvelopeCholesky hessian;
+  EnvelopeCholesky hessian;          // in the factor's order (identity when dense)
+  TreeOrdering hessian_order;        // dof order of the sparse factor
+  bool hessian_permuted = false;     // hessian_order in use
+  std::vector<double> hessian_rhs;   // nv, a right-hand side in the factor's order
   // PGS
   std::vector<double> ar, b, residual;
   SolverResult result;

@@ -12,6 +12,7 @@ void add_info_command(CLI::App& app);
 void add_dump_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_tune_command(CLI::App& app);
+void add_bench_command(CLI::App& app);
 // Only when the viewer is built (PLIANT_HAS_VIEWER).
 void add_view_command(CLI::App& app);
 

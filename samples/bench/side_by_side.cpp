@@ -1,0 +1,378 @@
+// Pliant beside MuJoCo 2.2.2, in one process, on the same models with the
+// same options, control noise and step counts. The engines alternate in
+// rounds so that both see the same machine; each round continues its
+// engine's own trajectory. Prints (and optionally writes) a Markdown report:
+// time per step and ratio with each engine's contacts, rows and solver
+// iterations; Pliant's per-stage profile; heap memory; box-pile scaling
+// (table and PNG); batched-rollout throughput.
+//
+//   side_by_side [--markdown FILE] [--plot FILE.png] [--rounds R] [--quick]
+
+#include <mujoco/mujoco.h>
+#include <sys/utsname.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/forward.h"
+#include "engine/load.h"
+#include "samples/bench/scaling_plot.h"
+#include "samples/bench/workloads.h"
+#include "samples/rollout/rollout.h"
+
+namespace {
+
+using pliant::bench::ControlNoise;
+using pliant::bench::StepTally;
+
+struct Workload {
+  std::string name;
+  std::string path;
+  int boxes = 0;  // > 0 for a generated box pile
+  double ctrl_noise = 0;
+};
+
+struct EngineRun {
+  std::vector<double> round_us;  // microseconds per step, one per round
+  StepTally tally;
+  double heap_bytes = 0;
+  double median_us() const {
+    std::vector<double> sorted = round_us;
+    std::sort(sorted.begin(), sorted.end());
+    return sorted.empty() ? 0 : sorted[sorted.size() / 2];
+  }
+};
+
+struct Comparison {
+  Workload workload;
+  int nv = 0;
+  EngineRun pliant, mujoco;
+  std::vector<double> stage_us;    // Pliant's stages (see pliant::Stage), per step
+  int mujoco_rows = 0;             // MuJoCo's row buffer (njmax)
+  int mujoco_buffer_warnings = 0;  // steps on which MuJoCo's buffers were full
+  std::string error;
+  double ratio() const { return pliant.median_us() / mujoco.median_us(); }
+};
+
+struct Settings {
+  int rounds = 5;
+  long warmup = 200;
+  long steps_per_round = 200;
+};
+
+// MuJoCo stepped with the same noise, timing only mj_step.
+double step_mujoco(const mjModel* m, mjData* d, long steps, ControlNoise& noise, StepTally& tally) {
+  double seconds = 0;
+  for (long s = 0; s < steps; ++s) {
+    noise.fill(d->ctrl, m->nu);
+    const auto start = std::chrono::steady_clock::now();
+    mj_step(m, d);
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    tally.add(d->ncon, d->nefc, d->solver_iter);
+  }
+  return seconds;
+}
+
+// Box piles are written to a temporary file that both engines read.
+std::string write_box_pile(int boxes, int fixed_rows) {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                     ("pliant_box_pile_" + std::to_string(boxes) + ".xml");
+  std::ofstream(path) << pliant::bench::box_pile_xml(boxes, fixed_rows);
+  return path.string();
+}
+
+// Loads MuJoCo's side. For a box pile, MuJoCo 2.2.2 needs its contact and
+// row buffers sized in the file: start with room for every contact of a
+// settled pile and shrink while mj_makeData cannot allocate them (its arena
+// holds a rows x rows matrix, so large piles hit its size limit).
+bool load_mujoco(const Workload& w, std::string& path, mjModel*& m, mjData*& d,
+                 std::string& error) {
+  int rows = 24 * w.boxes;
+  while (true) {
+    if (w.boxes > 0) path = write_box_pile(w.boxes, rows);
+    char message[1000] = "";
+    m = mj_loadXML(path.c_str(), nullptr, message, sizeof(message));
+    // Its compiler makes an mjData too, so an oversized arena can fail here.
+    const bool arena_failed = !m && std::strstr(message, "mjData") != nullptr;
+    if (!m && !arena_failed) {
+      error = std::string("MuJoCo could not load it: ") + message;
+      return false;
+    }
+    d = m ? mj_makeData(m) : nullptr;
+    if (d) return true;
+    if (m) mj_deleteModel(m);
+    if (w.boxes == 0 || rows < 100) {
+      error = "MuJoCo could not allocate its data";
+      return false;
+    }
+    rows = rows * 3 / 4;
+  }
+}
+
+Comparison compare(const Workload& w, const Settings& s) {
+  Comparison c;
+  c.workload = w;
+  std::string path = w.path;
+  mjModel* m = nullptr;
+  mjData* d = nullptr;
+  if (!load_mujoco(w, path, m, d, c.error)) return c;
+  const double heap1 = pliant::bench::heap_bytes_in_use();
+  std::unique_ptr<pliant::Model> model;
+  try {
+    model = std::make_unique<pliant::Model>(pliant::load_model(path));
+  } catch (const std::exception& e) {
+    c.error = std::string("Pliant could not load it: ") + e.what();
+    mj_deleteData(d);
+    mj_deleteModel(m);
+    return c;
+  }
+  auto data = std::make_unique<pliant::Data>(*model);
+  c.mujoco_rows = m->njmax;
+  c.nv = model->nv;
+
+  ControlNoise pliant_noise(w.ctrl_noise), mujoco_noise(w.ctrl_noise);
+  StepTally ignored;
+  pliant::bench::step_pliant(*model, *data, s.warmup, pliant_noise, ignored);
+  step_mujoco(m, d, s.warmup, mujoco_noise, ignored);
+  for (int r = 0; r < s.rounds; ++r) {
+    const double a =
+        pliant::bench::step_pliant(*model, *data, s.steps_per_round, pliant_noise, c.pliant.tally);
+    const double b = step_mujoco(m, d, s.steps_per_round, mujoco_noise, c.mujoco.tally);
+    c.pliant.round_us.push_back(1e6 * a / s.steps_per_round);
+    c.mujoco.round_us.push_back(1e6 * b / s.steps_per_round);
+  }
+  // Heap: Pliant's model and data, plus whatever its data grew by while
+  // stepping (MuJoCo's arena is fixed in mj_makeData, so later growth is ours).
+  // Pliant: what the allocator gained while loading and stepping it (MuJoCo
+  // allocates nothing after mj_makeData). MuJoCo: its model and data
+  // buffers, stack arena included, as it reports them.
+  c.pliant.heap_bytes = std::max(0.0, pliant::bench::heap_bytes_in_use() - heap1);
+  c.mujoco.heap_bytes = static_cast<double>(m->nbuffer) + d->nbuffer +
+                        static_cast<double>(d->nstack) * sizeof(mjtNum);
+  c.mujoco_buffer_warnings =
+      d->warning[mjWARN_CONTACTFULL].number + d->warning[mjWARN_CNSTRFULL].number;
+
+  // Profile in a separate pass, so the timers do not touch the comparison.
+  data->timers.reset();
+  data->timers.enabled = true;
+  pliant::bench::step_pliant(*model, *data, s.steps_per_round, pliant_noise, ignored);
+  for (int k = 0; k < static_cast<int>(pliant::Stage::kCount); ++k) {
+    c.stage_us.push_back(1e6 * data->timers.seconds[k] / s.steps_per_round);
+  }
+  mj_deleteData(d);
+  mj_deleteModel(m);
+  return c;
+}
+
+std::string format(const char* pattern, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), pattern, value);
+  return buffer;
+}
+
+std::string megabytes(double bytes) { return format("%.2f", bytes / (1024.0 * 1024.0)); }
+
+std::string machine_description() {
+  std::string cpu = "unknown CPU";
+  std::ifstream info("/proc/cpuinfo");
+  for (std::string line; std::getline(info, line);) {
+    if (line.rfind("model name", 0) == 0) {
+      cpu = line.substr(line.find(':') + 2);
+      break;
+    }
+  }
+  utsname name{};
+  uname(&name);
+  return cpu + ", " + std::to_string(std::thread::hardware_concurrency()) + " cores, " +
+         name.sysname + " " + name.release;
+}
+
+std::string today() {
+  const std::time_t now = std::time(nullptr);
+  char buffer[32];
+  std::strftime(buffer, sizeof(buffer), "%Y-%m-%d", std::gmtime(&now));
+  return buffer;
+}
+
+void report_comparisons(std::ostream& out, const std::vector<Comparison>& results) {
+  out << "| model | nv | Pliant us/step | MuJoCo us/step | ratio | contacts P / M | rows P / M "
+         "| solver iterations P / M | MuJoCo buffer-full warnings |\n"
+         "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const Comparison& c : results) {
+    if (!c.error.empty()) {
+      out << "| " << c.workload.name << " | | | | | " << c.error << " | | | |\n";
+      continue;
+    }
+    const StepTally &p = c.pliant.tally, &m = c.mujoco.tally;
+    out << "| " << c.workload.name << " | " << c.nv << " | " << format("%.1f", c.pliant.median_us())
+        << " | " << format("%.1f", c.mujoco.median_us()) << " | **" << format("%.2f", c.ratio())
+        << "** | " << format("%.1f", p.mean_contacts()) << " / "
+        << format("%.1f", m.mean_contacts()) << " | " << format("%.1f", p.mean_rows()) << " / "
+        << format("%.1f", m.mean_rows()) << " | " << format("%.2f", p.mean_iterations()) << " / "
+        << format("%.2f", m.mean_iterations()) << " |\n";
+  }
+}
+
+void report_profile(std::ostream& out, const std::vector<Comparison>& results) {
+  out << "| model | step us |";
+  const int stages = static_cast<int>(pliant::Stage::kStep);
+  for (int k = 0; k < stages; ++k) out << " " << stage_name(static_cast<pliant::Stage>(k)) << " |";
+  out << " integration and checks |\n|---|---:|";
+  for (int k = 0; k <= stages; ++k) out << "---:|";
+  out << "\n";
+  for (const Comparison& c : results) {
+    if (!c.error.empty()) continue;
+    const double total = c.stage_us[stages];
+    out << "| " << c.workload.name << " | " << format("%.1f", total) << " |";
+    double staged = 0;
+    for (int k = 0; k < stages; ++k) {
+      out << " " << format("%.0f%%", 100 * c.stage_us[k] / total) << " |";
+      staged += c.stage_us[k];
+    }
+    out << " " << format("%.0f%%", 100 * (total - staged) / total) << " |\n";
+  }
+}
+
+void report_memory(std::ostream& out, const std::vector<Comparison>& results) {
+  out << "| model | Pliant MiB | MuJoCo MiB |\n|---|---:|---:|\n";
+  for (const Comparison& c : results) {
+    if (!c.error.empty()) continue;
+    out << "| " << c.workload.name << " | " << megabytes(c.pliant.heap_bytes) << " | "
+        << megabytes(c.mujoco.heap_bytes) << " |\n";
+  }
+}
+
+void report_rollouts(std::ostream& out, const std::string& path, long steps) {
+  const pliant::Model model = pliant::load_model(path);
+  out << "| threads | steps/s | speed-up |\n|---:|---:|---:|\n";
+  double single = 0;
+  for (int threads : {1, 2}) {
+    std::vector<pliant::Data> batch(64, pliant::Data(model));
+    ControlNoise noise(0.01);
+    for (pliant::Data& d : batch) noise.fill(d.qvel.data(), model.nv);
+    const auto start = std::chrono::steady_clock::now();
+    pliant::rollout(model, batch, static_cast<int>(steps), threads);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double rate = 64.0 * steps / seconds;
+    if (threads == 1) single = rate;
+    out << "| " << threads << " | " << format("%.0f", rate) << " | "
+        << format("%.2f", rate / single) << " |\n";
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string markdown_path, plot_path;
+  Settings settings;
+  bool quick = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--markdown" && i + 1 < argc) {
+      markdown_path = argv[++i];
+    } else if (arg == "--plot" && i + 1 < argc) {
+      plot_path = argv[++i];
+    } else if (arg == "--rounds" && i + 1 < argc) {
+      settings.rounds = std::max(1, std::atoi(argv[++i]));
+    } else if (arg == "--quick") {
+      quick = true;
+    } else {
+      std::fprintf(stderr,
+                   "usage: side_by_side [--markdown FILE] [--plot FILE.png] [--rounds R] "
+                   "[--quick]\n");
+      return 2;
+    }
+  }
+  if (quick) {
+    settings.rounds = 3;
+    settings.warmup = 50;
+    settings.steps_per_round = 50;
+  }
+  const std::string samples = PLIANT_MUJOCO_MODELS, corpus = PLIANT_CORPUS;
+  const std::vector<Workload> models = {
+      {"humanoid", samples + "/humanoid/humanoid.xml", 0, 0.1},
+      {"22_humanoids", samples + "/humanoid/22_humanoids.xml", 0, 0.1},
+      {"humanoid100", samples + "/humanoid100/humanoid100.xml", 0, 0.1},
+      {"cheetah", corpus + "/dm_control/cheetah.xml", 0, 0.1},
+      {"walker", corpus + "/dm_control/walker.xml", 0, 0.1},
+      {"finger", corpus + "/dm_control/finger.xml", 0, 0.1},
+      {"robotiq_2f85 scene", corpus + "/menagerie/robotiq_2f85/scene.xml", 0, 0.1},
+  };
+  const std::vector<int> piles = {10, 100, 1000};
+
+  std::vector<Comparison> results;
+  for (const Workload& w : models) {
+    std::fprintf(stderr, "%s...\n", w.name.c_str());
+    results.push_back(compare(w, settings));
+  }
+  std::vector<Comparison> scaling;
+  for (int boxes : piles) {
+    std::fprintf(stderr, "pile of %d boxes...\n", boxes);
+    Workload w{"pile of " + std::to_string(boxes) + " boxes", "", boxes, 0};
+    scaling.push_back(compare(w, settings));
+    results.push_back(scaling.back());
+  }
+
+  std::ostringstream out;
+  out << "# Benchmarks: Pliant beside MuJoCo 2.2.2\n\n"
+      << "Measured on " << today() << ", " << machine_description() << ".\n"
+      << "Reproduce with `bash samples/bench/run_benchmarks.sh` (builds the release preset, "
+         "runs `side_by_side`, rewrites this file and `docs/bench-scaling.png`).\n\n"
+      << "Each model is loaded from the same file by both engines, with the model's own "
+         "options. Both step "
+      << settings.warmup << " untimed steps, then " << settings.rounds << " alternating rounds of "
+      << settings.steps_per_round
+      << " timed steps each (each engine continues its own trajectory); the table shows the "
+         "median round. Models with actuators get control noise ctrl = 0.1 N(0,1) per step from "
+         "the same seeded generator in both engines. Contacts, constraint rows and solver "
+         "iterations are means over the timed steps, per engine: the comparison is fair only "
+         "where they agree.\n\n"
+      << "## Time per step (ratio = Pliant / MuJoCo; below 1 Pliant is faster)\n\n";
+  report_comparisons(out, results);
+  out << "\n## Where Pliant's step goes (share of the step, separate profiled pass)\n\n";
+  report_profile(out, results);
+  out << "\n## Scaling with the number of boxes\n\n"
+      << "Generated piles (`pliant bench --box-pile N`): layers of boxes dropped onto a plane. "
+         "Time per step from the table above; the plot is log-log, Pliant in red (1), MuJoCo in "
+         "blue (2), x = boxes, y = microseconds per step.\n\n"
+      << "![scaling](docs/bench-scaling.png)\n\n";
+  report_comparisons(out, scaling);
+  out << "\n## Heap memory (model + data)\n\n"
+      << "Pliant: bytes its model and data took from glibc's allocator (`mallinfo2`) while "
+         "loading and stepping, growth included. MuJoCo: the model and data buffers it allocates "
+         "(`mjModel.nbuffer`, `mjData.nbuffer` and the stack arena `nstack`), fixed at "
+         "`mj_makeData`.\n\n";
+  report_memory(out, results);
+  out << "\n## Batched rollouts (Pliant)\n\n"
+      << "64 `Data` over one humanoid `Model`, 200 steps each, split over threads "
+         "(`samples/rollout`).\n\n";
+  report_rollouts(out, samples + "/humanoid/humanoid.xml", 200);
+
+  std::printf("%s", out.str().c_str());
+  if (!markdown_path.empty()) std::ofstream(markdown_path) << out.str();
+  if (!plot_path.empty()) {
+    std::vector<pliant::bench::ScalingPoint> points;
+    for (const Comparison& c : scaling) {
+      if (c.error.empty()) {
+        points.push_back(
+            {static_cast<double>(c.workload.boxes), c.pliant.median_us(), c.mujoco.median_us()});
+      }
+    }
+    if (!pliant::bench::write_scaling_plot(points, plot_path)) {
+      std::fprintf(stderr, "could not write %s\n", plot_path.c_str());
+      return 1;
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,95 @@
+// `pliant bench MODEL.xml`: step a model and print one JSON line with the
+// time per step and what the steps did (contacts, rows, solver iterations),
+// optionally with the time spent in each stage.
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "engine/forward.h"
+#include "engine/load.h"
+#include "samples/bench/workloads.h"
+#include "samples/pliant/commands.h"
+
+namespace pliant::cli {
+namespace {
+
+struct BenchOptions {
+  std::string path;
+  int box_pile = 0;
+  long steps = 1000;
+  long warmup = 0;
+  double ctrl_noise = 0;
+  std::string solver;
+  bool profile = false;
+};
+
+void run_bench(const BenchOptions& o) {
+  if (o.path.empty() == (o.box_pile == 0)) {
+    throw LoadError("pliant bench", 0, "give either a model file or --box-pile N, not both");
+  }
+  Model model =
+      o.box_pile > 0 ? load_model_from_string(bench::box_pile_xml(o.box_pile)) : load_model(o.path);
+  if (o.solver == "newton") model.options.solver = SolverType::kNewton;
+  if (o.solver == "cg") model.options.solver = SolverType::kCg;
+  if (o.solver == "pgs") model.options.solver = SolverType::kPgs;
+  Data data(model);
+  bench::ControlNoise noise(o.ctrl_noise);
+  bench::StepTally warmup_tally, tally;
+  bench::step_pliant(model, data, o.warmup, noise, warmup_tally);
+  data.timers.enabled = o.profile;
+  const double seconds = bench::step_pliant(model, data, o.steps, noise, tally);
+
+  nlohmann::ordered_json line;
+  line["steps"] = o.steps;
+  line["seconds"] = seconds;
+  line["us_per_step"] = o.steps ? 1e6 * seconds / o.steps : 0.0;
+  line["nv"] = model.nv;
+  line["ncon_mean"] = tally.mean_contacts();
+  line["nefc_mean"] = tally.mean_rows();
+  line["solver_iter_mean"] = tally.mean_iterations();
+  if (o.profile && o.steps > 0) {
+    // Microseconds per step in each stage; "other" is the step minus the
+    // stages (integration and state checks).
+    nlohmann::ordered_json stages;
+    double staged = 0;
+    for (int s = 0; s < static_cast<int>(Stage::kStep); ++s) {
+      const double us = 1e6 * data.timers.seconds[s] / o.steps;
+      stages[stage_name(static_cast<Stage>(s))] = us;
+      staged += us;
+    }
+    stages["integration and checks"] = 1e6 * data.timers.total(Stage::kStep) / o.steps - staged;
+    line["stage_us_per_step"] = stages;
+  }
+  std::cout << line.dump() << "\n";
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app) {
+  CLI::App* bench = app.add_subcommand("bench", "Time the step on a model and print one JSON line");
+  static BenchOptions o;
+  bench->add_option("model", o.path, "MJCF model file");
+  bench->add_option("--box-pile", o.box_pile, "Instead of a model: a generated pile of N boxes")
+      ->check(CLI::PositiveNumber);
+  bench->add_option("--steps", o.steps, "Timed steps")->check(CLI::NonNegativeNumber);
+  bench->add_option("--warmup", o.warmup, "Untimed steps before the timed ones")
+      ->check(CLI::NonNegativeNumber);
+  bench
+      ->add_option("--ctrl-noise", o.ctrl_noise,
+                   "Each step, ctrl = S * N(0,1) (mt19937_64 seeded with 1)")
+      ->check(CLI::NonNegativeNumber);
+  bench->add_option("--solver", o.solver, "Constraint solver")
+      ->check(CLI::IsMember({"newton", "cg", "pgs"}));
+  bench->add_flag("--profile", o.profile, "Add the time per step of each stage");
+  bench->callback([] {
+    try {
+      run_bench(o);
+    } catch (const LoadError& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      set_exit_code(kExitBadInput);
+    }
+  });
+}
+
+}  // namespace pliant::cli

@@ -1,0 +1,148 @@
+#include "solvers/tree_ordering.h"
+
+#include <algorithm>
+
+namespace pliant {
+namespace {
+
+// Rows coupling more trees than this join them as a path instead of a
+// clique: enough to keep the trees together without a quadratic number of
+// edges.
+constexpr int kMaxClique = 8;
+
+}  // namespace
+
+void TreeOrdering::compute(const ConstraintProblem& p) {
+  const int nv = p.nv;
+  // Trees: the root of each dof; tree ids in order of first appearance.
+  tree_of_dof_.resize(nv);
+  trees_ = 0;
+  for (int i = 0; i < nv; ++i) {
+    const int parent = p.mass_tree.parent[i];
+    tree_of_dof_[i] = parent < 0 ? trees_++ : tree_of_dof_[parent];
+  }
+  tree_start_.assign(trees_ + 1, 0);
+  for (int i = 0; i < nv; ++i) ++tree_start_[tree_of_dof_[i] + 1];
+  for (int t = 0; t < trees_; ++t) tree_start_[t + 1] += tree_start_[t];
+  tree_dofs_.resize(nv);
+  visited_.assign(tree_start_.begin(), tree_start_.end() - 1);  // fill cursors
+  for (int i = 0; i < nv; ++i) tree_dofs_[visited_[tree_of_dof_[i]]++] = i;
+
+  // The coupling graph between trees.
+  edge_a_.clear();
+  edge_b_.clear();
+  for (int i = 0; i < p.nefc; ++i) add_row_edges(p, i);
+  adjacency_start_.assign(trees_ + 1, 0);
+  for (size_t e = 0; e < edge_a_.size(); ++e) {
+    ++adjacency_start_[edge_a_[e] + 1];
+    ++adjacency_start_[edge_b_[e] + 1];
+  }
+  for (int t = 0; t < trees_; ++t) adjacency_start_[t + 1] += adjacency_start_[t];
+  adjacency_.resize(adjacency_start_[trees_]);
+  visited_.assign(adjacency_start_.begin(), adjacency_start_.end() - 1);
+  for (size_t e = 0; e < edge_a_.size(); ++e) {
+    adjacency_[visited_[edge_a_[e]]++] = edge_b_[e];
+    adjacency_[visited_[edge_b_[e]]++] = edge_a_[e];
+  }
+  // Sort each list and drop repeats (many contacts join the same pair);
+  // lists shrink in place, so the starts are rewritten as we go.
+  int write = 0;
+  for (int t = 0; t < trees_; ++t) {
+    const int begin = adjacency_start_[t], end = adjacency_start_[t + 1];
+    std::sort(adjacency_.begin() + begin, adjacency_.begin() + end);
+    adjacency_start_[t] = write;
+    for (int k = begin; k < end; ++k) {
+      if (k == begin || adjacency_[k] != adjacency_[k - 1]) adjacency_[write++] = adjacency_[k];
+    }
+  }
+  adjacency_start_[trees_] = write;
+
+  reverse_cuthill_mckee();
+
+  position_.resize(nv);
+  int next = 0;
+  for (int t : order_) {
+    for (int k = tree_start_[t]; k < tree_start_[t + 1]; ++k) position_[tree_dofs_[k]] = next++;
+  }
+}
+
+void TreeOrdering::add_row_edges(const ConstraintProblem& p, int row) {
+  row_trees_.clear();
+  const int adr = p.row_adr[row];
+  for (int k = 0; k < p.row_nnz[row]; ++k) {
+    const int tree = tree_of_dof_[p.col[adr + k]];
+    if (std::find(row_trees_.begin(), row_trees_.end(), tree) == row_trees_.end()) {
+      row_trees_.push_back(tree);
+    }
+  }
+  const int n = static_cast<int>(row_trees_.size());
+  for (int a = 0; a < n; ++a) {
+    const int last = n > kMaxClique ? std::min(n, a + 2) : n;
+    for (int b = a + 1; b < last; ++b) {
+      edge_a_.push_back(row_trees_[a]);
+      edge_b_.push_back(row_trees_[b]);
+    }
+  }
+}
+
+// Breadth-first from `start` over unvisited trees, neighbours in order of
+// increasing degree; appends to `order` and returns how many were added.
+int TreeOrdering::breadth_first(int start, int* order) {
+  auto degree = [this](int t) { return adjacency_start_[t + 1] - adjacency_start_[t]; };
+  int head = 0, tail = 0;
+  order[tail++] = start;
+  visited_[start] = 1;
+  while (head < tail) {
+    const int t = order[head++];
+    const int first_new = tail;
+    for (int k = adjacency_start_[t]; k < adjacency_start_[t + 1]; ++k) {
+      const int u = adjacency_[k];
+      if (visited_[u]) continue;
+      visited_[u] = 1;
+      order[tail++] = u;
+    }
+    std::sort(order + first_new, order + tail,
+              [&](int a, int b) { return degree(a) != degree(b) ? degree(a) < degree(b) : a < b; });
+  }
+  return tail;
+}
+
+// Per connected component: a breadth-first search from its lowest-degree
+// tree finds a far tree, the search from there gives the Cuthill-McKee order
+// (a pseudo-peripheral start); the whole order is then reversed.
+void TreeOrdering::reverse_cuthill_mckee() {
+  order_.resize(trees_);
+  level_order_.resize(trees_);
+  visited_.assign(trees_, 0);
+  std::vector<int>& seen = visited_;
+  int placed = 0;
+  for (int seed = 0; seed < trees_; ++seed) {
+    if (seen[seed]) continue;
+    // Lowest-degree tree of the component, by a first search.
+    const int size = breadth_first(seed, level_order_.data());
+    int start = seed;
+    for (int k = 0; k < size; ++k) {
+      const int t = level_order_[k];
+      const int d = adjacency_start_[t + 1] - adjacency_start_[t];
+      if (d < adjacency_start_[start + 1] - adjacency_start_[start]) start = t;
+    }
+    for (int k = 0; k < size; ++k) seen[level_order_[k]] = 0;
+    if (size > 2) {
+      breadth_first(start, level_order_.data());
+      start = level_order_[size - 1];  // the last reached: far from the first
+      for (int k = 0; k < size; ++k) seen[level_order_[k]] = 0;
+    }
+    placed += breadth_first(start, order_.data() + placed);
+  }
+  std::reverse(order_.begin(), order_.end());
+}
+
+void TreeOrdering::to_factor(const double* x, double* out) const {
+  for (size_t k = 0; k < position_.size(); ++k) out[position_[k]] = x[k];
+}
+
+void TreeOrdering::from_factor(const double* x, double* out) const {
+  for (size_t k = 0; k < position_.size(); ++k) out[k] = x[position_[k]];
+}
+
+}  // namespace pliant
