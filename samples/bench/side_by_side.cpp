@@ -327,8 +327,10 @@ int main(int argc, char** argv) {
   std::ostringstream out;
   out << "# Benchmarks: Pliant beside MuJoCo 2.2.2\n\n"
       << "Measured on " << today() << ", " << machine_description() << ".\n"
-      << "Reproduce with `bash samples/bench/run_benchmarks.sh` (builds the release preset, "
-         "runs `side_by_side`, rewrites this file and `docs/bench-scaling.png`).\n\n"
+      << "Reproduce with `bash samples/bench/run_benchmarks.sh`: it builds the `bench` preset "
+         "(optimised, asserts off, as Debian builds libmujoco), runs "
+         "`build/bench/samples/bench/side_by_side` and rewrites this file and "
+         "`docs/bench-scaling.png`.\n\n"
       << "Each model is loaded from the same file by both engines, with the model's own "
          "options. Both step "
       << settings.warmup << " untimed steps, then " << settings.rounds << " alternating rounds of "

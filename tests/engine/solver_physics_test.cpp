@@ -265,24 +265,58 @@ TEST(SolverPhysics, IterationLimitWarns) {
   EXPECT_FALSE(d.solver.converged);
 }
 
+// Twelve boxes in two layers: nv = 72, so the rows use the sparse layout and
+// Newton's Hessian the tree ordering (the small pile above is dense).
+std::string wide_box_pile() {
+  std::string xml = "<mujoco><worldbody><geom type='plane' size='5 5 .1'/>";
+  for (int i = 0; i < 12; ++i) {
+    xml += "<body pos='" + std::to_string(0.25 * (i % 6)) + " " + std::to_string(0.03 * (i / 6)) +
+           " " + std::to_string(0.1 + 0.21 * (i / 6)) + "'><freejoint/>" +
+           "<geom type='box' size='.1 .1 .1'/></body>";
+  }
+  return xml + "</worldbody></mujoco>";
+}
+
+// Newton's sparse Hessian (trees reordered by reverse Cuthill-McKee, an
+// envelope factor) and its dense one give the same answer on a pile whose
+// boxes touch one another.
+TEST(SolverPhysics, SparseAndDenseNewtonAgree) {
+  Model m = load_model_from_string(wide_box_pile());
+  m.options.tolerance = 1e-14;
+  Data d(m);
+  for (int s = 0; s < 300; ++s) step(m, d);
+  m.options.jacobian = JacobianLayout::kSparse;
+  forward(m, d);
+  ASSERT_FALSE(d.efc.dense);
+  const VectorXd sparse = d.qacc;
+  m.options.jacobian = JacobianLayout::kDense;
+  forward(m, d);
+  ASSERT_TRUE(d.efc.dense);
+  EXPECT_GT(d.contacts.size(), 12u);
+  // Same problem, two factorisations: round-off apart.
+  EXPECT_LE((d.qacc - sparse).cwiseAbs().maxCoeff(), 1e-9 * d.qacc.cwiseAbs().maxCoeff());
+}
+
 // Once buffers reached their size, a step with contacts allocates nothing,
-// for each solver.
+// for each solver, cone and row layout.
 TEST(SolverPhysics, SteadyStateStepDoesNotAllocate) {
   if (!PLIANT_COUNTS_ALLOCATIONS) GTEST_SKIP() << "allocations are counted outside ASan builds";
-  for (SolverType solver : {SolverType::kNewton, SolverType::kCg, SolverType::kPgs}) {
-    for (const char* cone : {"pyramidal", "elliptic"}) {
-      Model m = load_model_from_string(
-          std::string(kBoxPile).replace(std::string(kBoxPile).find("<worldbody>"), 11,
-                                        "<option cone='" + std::string(cone) + "'/><worldbody>"));
-      m.options.solver = solver;
-      Data d(m);
-      for (int s = 0; s < 1500; ++s) step(m, d);  // settle: the contact set stops changing
-      allocations = 0;
-      counting = true;
-      for (int s = 0; s < 100; ++s) step(m, d);
-      counting = false;
-      EXPECT_EQ(allocations.load(), 0) << "solver " << static_cast<int>(solver) << " " << cone;
-      EXPECT_GT(d.efc.count(), 0);
+  for (const std::string& pile : {std::string(kBoxPile), wide_box_pile()}) {
+    for (SolverType solver : {SolverType::kNewton, SolverType::kCg, SolverType::kPgs}) {
+      for (const char* cone : {"pyramidal", "elliptic"}) {
+        Model m = load_model_from_string(std::string(pile).replace(
+            pile.find("<worldbody>"), 11, "<option cone='" + std::string(cone) + "'/><worldbody>"));
+        m.options.solver = solver;
+        Data d(m);
+        for (int s = 0; s < 1500; ++s) step(m, d);  // settle: the contact set stops changing
+        allocations = 0;
+        counting = true;
+        for (int s = 0; s < 100; ++s) step(m, d);
+        counting = false;
+        EXPECT_EQ(allocations.load(), 0)
+            << "nv " << m.nv << " solver " << static_cast<int>(solver) << " " << cone;
+        EXPECT_GT(d.efc.count(), 0);
+      }
     }
   }
 }
