@@ -31,6 +31,13 @@ void EnvelopeCholesky::finish_pattern() {
   }
   adr_[n_] = total;
   values_.assign(total, 0.0);
+  // Entry (i, j) of the factor costs the overlap of rows i and j; bounded
+  // by the shorter row, so sum over rows of width^2 / 2.
+  factor_work_ = 0;
+  for (int i = 0; i < n_; ++i) {
+    const double width = i - first_[i] + 1;
+    factor_work_ += 0.5 * width * width;
+  }
   for (int j = 0; j < n_; ++j) column_start_[j + 1] += column_start_[j];
   column_row_.resize(column_start_[n_]);
   column_slot_.resize(column_start_[n_]);
@@ -262,7 +269,9 @@ void update_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
     }
   }
   if (changes == 0 && !rebuild) return;
-  if (rebuild || 3 * changes > p.nv) {
+  // An update touches at most the whole envelope: once the updates would
+  // cost more than refactorising, refactor.
+  if (rebuild || changes * w.hessian.update_work() > w.hessian.factor_work()) {
     assemble_and_factor(p, w);
     return;
   }

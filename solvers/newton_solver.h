@@ -50,8 +50,15 @@ class EnvelopeCholesky {
   // x <- H^-1 x.
   void solve(double* x) const;
 
+  // Work estimates (multiply-adds) for choosing between rank-1 updates and
+  // refactoring: one factor() and one rank_one() of a vector starting at
+  // column 0 (an upper bound; later starts cost less).
+  double factor_work() const { return factor_work_; }
+  double update_work() const { return static_cast<double>(values_.size()); }
+
  private:
   int n_ = 0;
+  double factor_work_ = 0;
   std::vector<int> first_, adr_;
   std::vector<double> values_;
   // Column j's entries below the diagonal: rows column_row_[column_start_[j] ...]

@@ -219,7 +219,11 @@ void report_comparisons(std::ostream& out, const std::vector<Comparison>& result
         << "** | " << format("%.1f", p.mean_contacts()) << " / "
         << format("%.1f", m.mean_contacts()) << " | " << format("%.1f", p.mean_rows()) << " / "
         << format("%.1f", m.mean_rows()) << " | " << format("%.2f", p.mean_iterations()) << " / "
-        << format("%.2f", m.mean_iterations()) << " |\n";
+        << format("%.2f", m.mean_iterations()) << " | "
+        << (c.mujoco_buffer_warnings > 0 ? std::to_string(c.mujoco_buffer_warnings) + " (njmax " +
+                                               std::to_string(c.mujoco_rows) + ")"
+                                         : std::string("none"))
+        << " |\n";
   }
 }
 
