@@ -144,6 +144,7 @@ struct Data {
   Eigen::MatrixXd jacobian_scratch;          // 6 x nv, zero between uses
   std::vector<int> column_scratch;
   std::vector<double> row_scratch;
+  std::vector<double> contact_jacobian_scratch;  // 6 x nv
 };
 
 // Records a warning of that kind at the current step.

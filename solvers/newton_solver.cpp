@@ -137,15 +137,23 @@ void add_entry(EnvelopeCholesky& h, const int* position, int x, int y, double va
   h.at(std::max(a, b), std::min(a, b)) += value;
 }
 
-// H(a, b) += D J_a J_b over the row's columns.
-void add_row(const ConstraintProblem& p, int i, const int* position, EnvelopeCholesky& h) {
+// H(a, b) += D J_a J_b over the row's columns (their factor indices
+// looked up once into `slots`).
+void add_row(const ConstraintProblem& p, int i, const int* position, std::vector<int>& slots,
+             EnvelopeCholesky& h) {
   const int adr = p.row_adr[i], nnz = p.row_nnz[i];
   const double d = p.D[i];
+  const double* jac = p.J + adr;
+  slots.resize(nnz);
+  for (int a = 0; a < nnz; ++a) slots[a] = slot(position, p.col[adr + a]);
   for (int a = 0; a < nnz; ++a) {
-    const double da = d * p.J[adr + a];
+    const double da = d * jac[a];
     if (da == 0) continue;
-    const int ca = p.col[adr + a];
-    for (int b = 0; b <= a; ++b) add_entry(h, position, ca, p.col[adr + b], da * p.J[adr + b]);
+    const int sa = slots[a];
+    for (int b = 0; b <= a; ++b) {
+      const int sb = slots[b];
+      h.at(std::max(sa, sb), std::min(sa, sb)) += da * jac[b];
+    }
   }
 }
 
@@ -194,7 +202,7 @@ void assemble_and_factor(const ConstraintProblem& p, SolverWorkspace& w) {
   h.clear_values();
   add_mass(p, position, h);
   for (int i = 0; i < p.nefc; ++i) {
-    if (w.state[i] == RowState::kQuadratic) add_row(p, i, position, h);
+    if (w.state[i] == RowState::kQuadratic) add_row(p, i, position, w.hessian_slots, h);
   }
   for (int c = 0; c < p.ncone; ++c) {
     if (w.state[p.cones[c].first_row] != RowState::kCone) continue;

@@ -71,6 +71,8 @@ void TreeOrdering::add_row_edges(const ConstraintProblem& p, int row) {
   const int adr = p.row_adr[row];
   for (int k = 0; k < p.row_nnz[row]; ++k) {
     const int tree = tree_of_dof_[p.col[adr + k]];
+    // A tree's dofs are usually adjacent columns: most repeats are the last.
+    if (!row_trees_.empty() && row_trees_.back() == tree) continue;
     if (std::find(row_trees_.begin(), row_trees_.end(), tree) == row_trees_.end()) {
       row_trees_.push_back(tree);
     }

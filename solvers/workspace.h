@@ -25,6 +25,7 @@ struct SolverWorkspace {
   TreeOrdering hessian_order;        // dof order of the sparse factor
   bool hessian_permuted = false;     // hessian_order in use
   std::vector<double> hessian_rhs;   // nv, a right-hand side in the factor's order
+  std::vector<int> hessian_slots;    // one row's columns as factor indices
   // PGS
   std::vector<double> ar, b, residual;
   SolverResult result;

@@ -50,7 +50,12 @@ constexpr double kTiny = 1e-15;
 class Assembler {
  public:
   Assembler(const Model& m, Data& d)
-      : m_(m), d_(d), efc_(d.efc), jac_(d.jacobian_scratch), columns_(d.column_scratch) {
+      : m_(m),
+        d_(d),
+        efc_(d.efc),
+        jac_(d.jacobian_scratch),
+        columns_(d.column_scratch),
+        frame_jac_(d.contact_jacobian_scratch) {
     efc_.clear();
     efc_.dense = !use_sparse_jacobian(m);
     if (jac_.cols() != m.nv) jac_.setZero(6, m.nv);
@@ -122,11 +127,16 @@ class Assembler {
     efc_.margin.push_back(margin);
     efc_.frictionloss.push_back(frictionloss);
     efc_.diag_approx.push_back(diag);
-    efc_.row_adr.push_back(static_cast<int>(efc_.J.size()));
-    efc_.row_nnz.push_back(static_cast<int>(columns_.size()));
-    for (int k : columns_) {
-      efc_.col.push_back(k);
-      efc_.J.push_back(value(k));
+    const size_t adr = efc_.J.size(), nnz = columns_.size();
+    efc_.row_adr.push_back(static_cast<int>(adr));
+    efc_.row_nnz.push_back(static_cast<int>(nnz));
+    efc_.col.resize(adr + nnz);
+    efc_.J.resize(adr + nnz);
+    int* col = efc_.col.data() + adr;
+    double* jac = efc_.J.data() + adr;
+    for (size_t e = 0; e < nnz; ++e) {
+      col[e] = columns_[e];
+      jac[e] = value(columns_[e]);
     }
   }
 
@@ -437,13 +447,19 @@ class Assembler {
       const int dim = con.dim;
       // Row r of the contact frame applied to Jdif: 0 normal, 1-2 tangents
       // (translation), 3 spin about the normal, 4-5 rolling about the
-      // tangents (rotation).
-      auto frame_row = [&](int r, int k) {
+      // tangents (rotation); computed once per column into frame_jac_
+      // (r, k) at r * nv + k.
+      frame_jac_.resize(static_cast<size_t>(6) * m_.nv);
+      for (int r = 0; r < dim; ++r) {
         const int axis = r < 3 ? r : r - 3;
         const int block = r < 3 ? 0 : 3;
-        return con.frame(axis, 0) * jac_(block, k) + con.frame(axis, 1) * jac_(block + 1, k) +
-               con.frame(axis, 2) * jac_(block + 2, k);
-      };
+        double* out = frame_jac_.data() + static_cast<size_t>(r) * m_.nv;
+        for (int k : columns_) {
+          out[k] = con.frame(axis, 0) * jac_(block, k) + con.frame(axis, 1) * jac_(block + 1, k) +
+                   con.frame(axis, 2) * jac_(block + 2, k);
+        }
+      }
+      auto frame_row = [&](int r, int k) { return frame_jac_[static_cast<size_t>(r) * m_.nv + k]; };
       const double violation = con.dist - con.includemargin;
       const SolImp solimp = sanitize(con.solimp);
       const double mu = con.friction[0] / std::sqrt(impratio);
@@ -505,6 +521,7 @@ class Assembler {
   ConstraintRows& efc_;
   Eigen::MatrixXd& jac_;
   std::vector<int>& columns_;
+  std::vector<double>& frame_jac_;  // one contact's Jacobian in its frame, dim x nv
 };
 
 }  // namespace
