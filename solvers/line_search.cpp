@@ -8,20 +8,15 @@ namespace {
 
 constexpr double kMinCurvature = 1e-15;
 
-// Adds the quadratic piece c0 + c1 alpha + c2 alpha^2 to the point.
-void add_quadratic(const double* c, double alpha, LinePoint& point) {
-  point.cost += c[0] + alpha * (c[1] + alpha * c[2]);
-  point.d1 += c[1] + 2 * alpha * c[2];
-  point.d2 += 2 * c[2];
-}
-
 // One elliptic cone along the line. With N(alpha) = mu (jar0 + alpha jv0)
 // and T(alpha)^2 = ta + 2 tb alpha + tc alpha^2 (weighted tangential part),
 // the middle zone's cost 0.5 Dm (N - mu T)^2 has derivative
 // Dm (N - mu T)(N' - mu T') and second derivative
 // Dm ((N' - mu T')^2 - (N - mu T) mu T''), T' = (tb + tc alpha)/T,
-// T'' = (tc - T'^2)/T.
-void add_cone(const LineSearchInput& in, const ConeGroup& cone, double alpha, LinePoint& point) {
+// T'' = (tc - T'^2)/T. In the bottom zone the rows' quadratic
+// coefficients are added to q; the middle zone goes into point directly.
+void add_cone(const LineSearchInput& in, const ConeGroup& cone, double alpha, double* q,
+              LinePoint& point) {
   const ConstraintProblem& p = *in.problem;
   const int first = cone.first_row, dim = cone.dim;
   const double mu = cone.mu;
@@ -40,7 +35,12 @@ void add_cone(const LineSearchInput& in, const ConeGroup& cone, double alpha, Li
   const double t = std::sqrt(t2);
   if (n >= mu * t || (t <= 0 && n >= 0)) return;  // top zone: no cost
   if (mu * n + t <= 0 || (t <= 0 && n < 0)) {     // bottom zone: quadratic rows
-    for (int j = 0; j < dim; ++j) add_quadratic(in.quadratic + 3 * (first + j), alpha, point);
+    for (int j = 0; j < dim; ++j) {
+      const double* c = in.quadratic + 3 * (first + j);
+      q[0] += c[0];
+      q[1] += c[1];
+      q[2] += c[2];
+    }
     return;
   }
   const double dm = p.D[first] / (mu * mu * (1 + mu * mu));
@@ -70,40 +70,51 @@ LinePoint evaluate_line(const LineSearchInput& in, double alpha) {
   const ConstraintProblem& p = *in.problem;
   LinePoint point;
   point.alpha = alpha;
-  add_quadratic(in.gauss, alpha, point);
+  // The quadratic pieces are summed into one quadratic first and evaluated
+  // once, so at the minimum of a quadratic piece the derivative cancels to
+  // round-off of the coefficients (not of every row's own derivative).
+  double q[3] = {in.gauss[0], in.gauss[1], in.gauss[2]};
+  auto add = [&q](const double* c) {
+    q[0] += c[0];
+    q[1] += c[1];
+    q[2] += c[2];
+  };
   for (int i = 0; i < p.nefc;) {
-    const double* q = in.quadratic + 3 * i;
+    const double* c = in.quadratic + 3 * i;
     const double jar = in.jar[i] + alpha * in.jv[i];
     switch (p.type[i]) {
       case RowType::kEquality:
-        add_quadratic(q, alpha, point);
+        add(c);
         break;
       case RowType::kFrictionDof:
       case RowType::kFrictionTendon: {
         // Huber: linear pieces -0.5 R fl^2 -+ fl jar beyond |jar| = R fl.
         const double fl = p.frictionloss[i], bound = p.R[i] * fl;
         if (jar <= -bound) {
-          point.cost += -0.5 * bound * fl - fl * jar;
-          point.d1 += -fl * in.jv[i];
+          q[0] += -0.5 * bound * fl - fl * in.jar[i];
+          q[1] += -fl * in.jv[i];
         } else if (jar >= bound) {
-          point.cost += -0.5 * bound * fl + fl * jar;
-          point.d1 += fl * in.jv[i];
+          q[0] += -0.5 * bound * fl + fl * in.jar[i];
+          q[1] += fl * in.jv[i];
         } else {
-          add_quadratic(q, alpha, point);
+          add(c);
         }
         break;
       }
       case RowType::kContactElliptic: {
         const ConeGroup& cone = p.cones[p.cone_of_row[i]];
-        add_cone(in, cone, alpha, point);
+        add_cone(in, cone, alpha, q, point);
         i += cone.dim;
         continue;
       }
       default:
-        if (jar < 0) add_quadratic(q, alpha, point);
+        if (jar < 0) add(c);
     }
     ++i;
   }
+  point.cost += q[0] + alpha * (q[1] + alpha * q[2]);
+  point.d1 += q[1] + 2 * alpha * q[2];
+  point.d2 += 2 * q[2];
   point.d2 = std::max(point.d2, kMinCurvature);
   return point;
 }
@@ -119,7 +130,8 @@ LineSearchResult exact_line_search(const LineSearchInput& in) {
     ++count;
     return evaluate_line(in, alpha);
   };
-  auto newton = [](const LinePoint& x) { return x.alpha - x.d1 / x.d2; };
+  auto newton = [&](const LinePoint& x) { return eval(x.alpha - x.d1 / x.d2); };
+  auto converged = [gtol](const LinePoint& x) { return std::abs(x.d1) < gtol; };
   auto finish = [&](const LinePoint& x) {
     result.alpha = x.alpha;
     result.cost = x.cost;
@@ -132,35 +144,51 @@ LineSearchResult exact_line_search(const LineSearchInput& in) {
   if (start.d1 > -gtol) return result;
 
   // One-sided phase: Newton steps while the slope stays negative.
-  LinePoint lo = start;
-  LinePoint x = eval(newton(start));
-  while (x.d1 <= -gtol && count < kMaxLineSearchEvaluations) {
-    lo = x;
-    const double next = newton(x);
-    if (!(next > x.alpha)) break;
-    x = eval(next);
+  LinePoint x = newton(start);
+  if (converged(x)) return finish(x);
+  // The bracket: lo (negative slope) and hi (positive slope), each with
+  // the Newton step taken from it.
+  LinePoint lo = start, lo_step = x;
+  if (x.d1 < 0) {
+    while (x.d1 < 0 && count < kMaxLineSearchEvaluations) {
+      lo = x;
+      x = newton(x);
+      if (converged(x)) return finish(x);
+    }
+    if (x.d1 < 0) return finish(x);  // out of evaluations
+    lo_step = x;
   }
-  if (std::abs(x.d1) < gtol || x.d1 < 0) return finish(x);
-
-  // Bracketed phase: lo has a negative slope, hi a positive one. Try the
-  // Newton steps from both ends and the midpoint, keeping the bracket.
   LinePoint hi = x;
+  LinePoint hi_step = newton(hi);
+  if (converged(hi_step)) return finish(hi_step);
+  // When the first step overshot, the bracket starts at 0 and the Newton
+  // step from 0 is evaluated again (MuJoCo 2.2.2 does; the evaluation counts
+  // then agree with its statistics).
+  if (lo.alpha == 0) lo_step = newton(start);
+
+  // Bracketed phase: each round adds the midpoint to the two ends' Newton
+  // steps, returns the first of the three inside the tolerance, else moves
+  // each end to the candidate of its sign with the smallest |slope| and
+  // takes the Newton step from it.
   while (count < kMaxLineSearchEvaluations) {
-    const double width = hi.alpha - lo.alpha;
-    for (int k = 0; k < 3 && count < kMaxLineSearchEvaluations; ++k) {
-      const double candidate = k == 0   ? newton(lo)
-                               : k == 1 ? newton(hi)
-                                        : 0.5 * (lo.alpha + hi.alpha);
-      if (!(candidate > lo.alpha && candidate < hi.alpha)) continue;
-      const LinePoint y = eval(candidate);
-      if (std::abs(y.d1) < gtol) return finish(y);
-      if (y.d1 < 0) {
+    const LinePoint mid = eval(0.5 * (lo.alpha + hi.alpha));
+    const LinePoint candidates[3] = {lo_step, hi_step, mid};
+    for (const LinePoint& y : candidates) {
+      if (converged(y)) return finish(y);
+    }
+    bool moved_lo = false, moved_hi = false;
+    for (const LinePoint& y : candidates) {
+      if (y.d1 < 0 && y.d1 > lo.d1) {
         lo = y;
-      } else {
+        moved_lo = true;
+      } else if (y.d1 > 0 && y.d1 < hi.d1) {
         hi = y;
+        moved_hi = true;
       }
     }
-    if (!(hi.alpha - lo.alpha < width)) break;  // no progress left in double precision
+    if (!moved_lo && !moved_hi) break;  // no progress left in double precision
+    if (moved_lo && count < kMaxLineSearchEvaluations) lo_step = newton(lo);
+    if (moved_hi && count < kMaxLineSearchEvaluations) hi_step = newton(hi);
   }
   return finish(lo.alpha > 0 && lo.cost <= hi.cost ? lo : hi);
 }

@@ -16,10 +16,12 @@
 // step is printed. A trajectory whose contact set stops agreeing with
 // MuJoCo's is compared only up to that step (printed).
 //
-// Agreement: Newton, CG and PGS in Pliant give the same answer within
-// kAgreement (the issue asks 1e-8; see kAgreement)
-// at tolerance 1e-20, i.e. until the cost stops decreasing in floating point (CG and PGS with up to
-// 20000 iterations; PGS's distance is printed).
+// Agreement: Newton, CG and PGS in Pliant at tolerance 1e-20, i.e. until
+// the cost stops decreasing in floating point (CG and PGS with up to 20000
+// iterations). CG is within 1e-8 of Newton or, where it is not, its total
+// cost equals Newton's to round-off (kCostNoise), and within kAgreement
+// always; PGS, where it stops before its iteration limit, is within
+// kPgsAgreement (see the constants for the measurements).
 
 #include <gtest/gtest.h>
 #include <mujoco/mujoco.h>
@@ -46,9 +48,31 @@ constexpr double kPgsTolerance = 1e-4;
 constexpr double kTrajectoryTolerance = 1e-6;
 constexpr int kTrajectorySteps = 500;
 constexpr int kTrajectoryCheckStep = 100;
-// CG stops when the cost stops decreasing in floating point; on stiff
-// contact scenes that leaves it ~1e-7 of max |qacc| from Newton's answer.
+// CG stops when the cost stops decreasing in floating point, so it can get
+// no closer to the optimum a* than the cost can resolve: at a* + d the cost
+// rises by 0.5 d^T H d, which is below the cost's round-off (a few ulps of
+// the cost, 1e-16..1e-14 relative) for |d| up to ~sqrt(eps) |a*| times a
+// conditioning factor. Measured at the SolverAgreement states (5 per model):
+// Newton's answer is converged (Newton restarted from it moves by <= 1e-15
+// of max |qacc|); wherever CG ends more than 1e-8 from it (cheetah 3.8e-8,
+// hopper 1.8e-7, humanoid_CMU 1.8e-8, manipulator 8.8e-8, quadruped 1.3e-8,
+// stacker 1.4e-8, walker 1.7e-8, robotiq scene 9.1e-8, allegro 5.1e-8,
+// 22_humanoids 6.0e-8, mug 1.6e-7, with kappa(M^-1 H) from 1e2 to 6e4), the
+// two answers' costs differ by <= 1.7e-14 relative (<= 75 ulps; often 0),
+// as much as Newton's cost moves when restarted from its own answer
+// (1.3e-14). In double precision the cost cannot tell those answers apart,
+// so 1e-8 is out of reach for a method that stops on the cost (MuJoCo's CG
+// stops the same way). The test asserts: within 1e-8, or costs equal within
+// kCostNoise; and within kAgreement in every case.
 constexpr double kAgreement = 2e-7;
+constexpr double kCgTarget = 1e-8;
+constexpr double kCostNoise = 1e-13;  // relative; measured worst 1.7e-14
+// PGS (dual, first order) stops when its dual cost stops decreasing; where
+// it stops before its iteration limit, its answer was measured within
+// 1.5e-6 of Newton's (manipulator; robotiq scene 7.7e-7, mug 1.9e-7, most
+// models <= 1e-7). At the limit (stacker: 20000 sweeps, 2e-4) it is only
+// printed.
+constexpr double kPgsAgreement = 1e-5;
 
 std::vector<double> to_vector(const VectorXd& v) { return std::vector<double>(v.begin(), v.end()); }
 
@@ -87,11 +111,24 @@ class SolverStates : public ::testing::TestWithParam<Param> {
  protected:
   void run(bool contacts) {
     const auto& [path, solver] = GetParam();
-    // A known gap, kept visible: on stacker's first state with contacts,
-    // Pliant's CG stops after 189 iterations 1.29e-6 from the optimum,
-    // where MuJoCo's stops after 184 at 1.05e-7; the issue asks for 1e-6.
+    // A known gap, kept visible. Stacker's first state with contacts, CG:
+    // Pliant's CG stopped after 189 iterations 1.29e-6 from the optimum, MuJoCo's after
+    // 184 at 1.05e-7. Per-iteration improvement and gradient agree to
+    // 1e-14..1e-12 over the first 10 iterations, then the difference grows
+    // ~3x per iteration (1e-10 at 18, 1e-6 at 30) as CG amplifies round-off
+    // on this stiff stack (kappa(M^-1 H) 1e4..1e5); both stop at the first
+    // iteration whose cost decrease rounds to <= 0 (tolerance 1e-10 is below
+    // one ulp of the scaled cost, 3.3e-10 at 2.6e6). With the line search now
+    // evaluating as MuJoCo 2.2.2 does (its per-iteration evaluation counts
+    // mostly agree), Pliant's CG ends 6.5e-7 from MuJoCo there (205 iterations), but
+    // that is round-off too: rerun with one qvel changed by 1 ulp, MuJoCo
+    // ends 3e-13..1.2e-6 from the optimum and Pliant 1.7e-7..1.4e-6; over 570
+    // stacker problems (these states, qvel perturbed by 1e-13) each ends
+    // beyond 1e-6 in 41 (humanoid_CMU: 287 and 287 of 540). The gap moves
+    // with the round-off: state 9 now ends 1.37e-6 from MuJoCo's answer
+    // though both are within 1e-6 of the optimum (8.5e-7 and 5.9e-7).
     if (contacts && solver == SolverType::kCg && model_test_name(path) == "dm_control_stacker") {
-      GTEST_SKIP() << "known gap: CG ends 1.3e-6 from MuJoCo on stacker (target 1e-6)";
+      GTEST_SKIP() << "known gap, round-off: CG answers 1.4e-6 apart on stacker (target 1e-6)";
     }
     MjModelPtr ref = load_reference(path);
     ASSERT_TRUE(ref);
@@ -264,26 +301,45 @@ TEST_P(SolverAgreement, NewtonCgAndPgsAgree) {
   MjDataPtr rd(mj_makeData(ref.get()));
   Data data(model);
   std::mt19937_64 rng(23);
-  double worst_cg = 0, worst_pgs = 0;
+  double worst_cg = 0, worst_pgs = 0, worst_cost = 0;
+  int pgs_limited = 0;
   for (int s = 0; s < 5; ++s) {
     set_random_state(model, data, *ref, *rd, rng);
     model.options.solver = SolverType::kNewton;
     forward(model, data);
     const VectorXd newton = data.qacc;
+    const double newton_cost = data.solver.cost;
     double scale = 1e-300;
     for (double v : newton) scale = std::max(scale, std::abs(v));
     // The first-order methods get more iterations on stiff contacts.
     model.options.iterations = 20000;
     model.options.solver = SolverType::kCg;
     forward(model, data);
-    worst_cg = std::max(worst_cg, (data.qacc - newton).cwiseAbs().maxCoeff() / scale);
+    const double cg = (data.qacc - newton).cwiseAbs().maxCoeff() / scale;
+    const double cost = std::abs(data.solver.cost - newton_cost) / std::max(1e-300, newton_cost);
+    worst_cg = std::max(worst_cg, cg);
+    if (cg > kCgTarget) {
+      worst_cost = std::max(worst_cost, cost);
+      EXPECT_LE(cost, kCostNoise) << "state " << s << ": CG " << cg << " from Newton";
+    }
     model.options.solver = SolverType::kPgs;
     forward(model, data);
-    worst_pgs = std::max(worst_pgs, (data.qacc - newton).cwiseAbs().maxCoeff() / scale);
+    const double pgs = (data.qacc - newton).cwiseAbs().maxCoeff() / scale;
+    worst_pgs = std::max(worst_pgs, pgs);
+    if (data.solver.iterations < model.options.iterations) {
+      EXPECT_LE(pgs, kPgsAgreement) << "state " << s;
+    } else {
+      ++pgs_limited;
+    }
     model.options.iterations = 1000;
   }
   std::cout << model_test_name(path) << ": |CG - Newton| " << worst_cg << ", |PGS - Newton| "
-            << worst_pgs << " (relative to max |qacc|)\n";
+            << worst_pgs << " (relative to max |qacc|); where CG > " << kCgTarget
+            << ", |cost CG - cost Newton| <= " << worst_cost << " relative"
+            << (pgs_limited ? "; PGS at its iteration limit in " + std::to_string(pgs_limited) +
+                                  " states (not asserted)"
+                            : "")
+            << "\n";
   EXPECT_LE(worst_cg, kAgreement);
 }
 
