@@ -313,7 +313,7 @@ int main(int argc, char** argv) {
       {"finger", corpus + "/dm_control/finger.xml", 0, 0.1},
       {"robotiq_2f85 scene", corpus + "/menagerie/robotiq_2f85/scene.xml", 0, 0.1},
   };
-  const std::vector<int> piles = {10, 100, 1000};
+  const std::vector<int> piles = {10, 100, 300, 1000};
 
   std::vector<Comparison> results;
   for (const Workload& w : models) {
