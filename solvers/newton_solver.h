@@ -61,6 +61,7 @@ class EnvelopeCholesky {
   double factor_work_ = 0;
   std::vector<int> first_, adr_;
   std::vector<double> values_;
+  std::vector<double> inverse_diagonal_;  // 1 / L(i, i)
   // Column j's entries below the diagonal: rows column_row_[column_start_[j] ...]
   // at value slots column_slot_[...].
   std::vector<int> column_start_, column_row_, column_slot_, cursor_;

@@ -9,11 +9,11 @@ namespace pliant {
 void tree_ldl_factor(const TreeSparsity& tree, double* values, double* inverse_diagonal) {
   for (int k = tree.n - 1; k >= 0; --k) {
     const int row_k = tree.address[k];
-    const double diagonal = values[row_k];
+    const double inverse_diagonal = 1 / values[row_k];
     // Walk the ancestors i of k together with their slots in row k.
     int slot_ki = row_k + 1;
     for (int i = tree.parent[k]; i >= 0; i = tree.parent[i], ++slot_ki) {
-      const double multiplier = values[slot_ki] / diagonal;
+      const double multiplier = values[slot_ki] * inverse_diagonal;
       // Row i's entries (i, j) for j = i and up, against row k's (k, j).
       int slot_ij = tree.address[i];
       int slot_kj = slot_ki;

@@ -19,8 +19,11 @@ bool write_scaling_plot(const std::vector<ScalingPoint>& points, const std::stri
   for (const ScalingPoint& p : points) {
     x_lo = std::min(x_lo, p.bodies);
     x_hi = std::max(x_hi, p.bodies);
-    y_lo = std::min({y_lo, p.pliant_us, p.mujoco_us});
-    y_hi = std::max({y_hi, p.pliant_us, p.mujoco_us});
+    for (double y : {p.pliant_us, p.mujoco_us}) {
+      if (!std::isfinite(y)) continue;
+      y_lo = std::min(y_lo, y);
+      y_hi = std::max(y_hi, y);
+    }
   }
   const int dx0 = static_cast<int>(std::floor(std::log10(x_lo)));
   const int dx1 = std::max(dx0 + 1, static_cast<int>(std::ceil(std::log10(x_hi))));
@@ -47,11 +50,13 @@ bool write_scaling_plot(const std::vector<ScalingPoint>& points, const std::stri
     canvas.text(x0 - 10 - 8 * static_cast<int>(label.size()), y - 5, label, ink);
   }
   canvas.rect(x0, y0, x1, y1, ink);
+  // Markers joined by lines; a missing (non-finite) value breaks the line.
   auto series = [&](auto value, runner::Rgb color) {
     for (size_t k = 0; k < points.size(); ++k) {
+      if (!std::isfinite(value(points[k]))) continue;
       const int x = to_x(points[k].bodies), y = to_y(value(points[k]));
       for (int a = -3; a <= 3; ++a) canvas.line(x - 3, y + a, x + 3, y + a, color);
-      if (k > 0) {
+      if (k > 0 && std::isfinite(value(points[k - 1]))) {
         canvas.line(to_x(points[k - 1].bodies), to_y(value(points[k - 1])), x, y, color);
       }
     }

@@ -15,7 +15,7 @@ struct ScalingPoint {
 
 // Writes a PNG: Pliant in red, MuJoCo in blue, decade grid lines labelled
 // with their values. Returns false when the file cannot be written or there
-// are fewer than two points.
+// are fewer than two points. A non-finite time is left out of the plot.
 bool write_scaling_plot(const std::vector<ScalingPoint>& points, const std::string& path);
 
 }  // namespace pliant::bench

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -60,14 +61,20 @@ struct Comparison {
   std::vector<double> stage_us;    // Pliant's stages (see pliant::Stage), per step
   int mujoco_rows = 0;             // MuJoCo's row buffer (njmax)
   int mujoco_buffer_warnings = 0;  // steps on which MuJoCo's buffers were full
+  long steps_per_round = 0;
   std::string error;
   double ratio() const { return pliant.median_us() / mujoco.median_us(); }
+  // MuJoCo dropped contacts or rows: the two engines solved different problems.
+  bool comparable() const { return mujoco_buffer_warnings == 0; }
 };
 
 struct Settings {
-  int rounds = 5;
+  int rounds = 7;
   long warmup = 200;
-  long steps_per_round = 200;
+  // Each round lasts about round_seconds of Pliant's stepping, within
+  // [min_steps, max_steps] steps, so short steps are not timed in slivers.
+  double round_seconds = 0.1;
+  long min_steps = 50, max_steps = 5000;
 };
 
 // MuJoCo stepped with the same noise, timing only mj_step.
@@ -142,14 +149,18 @@ Comparison compare(const Workload& w, const Settings& s) {
 
   ControlNoise pliant_noise(w.ctrl_noise), mujoco_noise(w.ctrl_noise);
   StepTally ignored;
-  pliant::bench::step_pliant(*model, *data, s.warmup, pliant_noise, ignored);
+  const double warmup_seconds =
+      pliant::bench::step_pliant(*model, *data, s.warmup, pliant_noise, ignored);
   step_mujoco(m, d, s.warmup, mujoco_noise, ignored);
+  const long steps =
+      std::clamp(static_cast<long>(s.round_seconds / std::max(1e-9, warmup_seconds / s.warmup)),
+                 s.min_steps, s.max_steps);
+  c.steps_per_round = steps;
   for (int r = 0; r < s.rounds; ++r) {
-    const double a =
-        pliant::bench::step_pliant(*model, *data, s.steps_per_round, pliant_noise, c.pliant.tally);
-    const double b = step_mujoco(m, d, s.steps_per_round, mujoco_noise, c.mujoco.tally);
-    c.pliant.round_us.push_back(1e6 * a / s.steps_per_round);
-    c.mujoco.round_us.push_back(1e6 * b / s.steps_per_round);
+    const double a = pliant::bench::step_pliant(*model, *data, steps, pliant_noise, c.pliant.tally);
+    const double b = step_mujoco(m, d, steps, mujoco_noise, c.mujoco.tally);
+    c.pliant.round_us.push_back(1e6 * a / steps);
+    c.mujoco.round_us.push_back(1e6 * b / steps);
   }
   // Heap: Pliant's model and data, plus whatever its data grew by while
   // stepping (MuJoCo's arena is fixed in mj_makeData, so later growth is ours).
@@ -165,9 +176,9 @@ Comparison compare(const Workload& w, const Settings& s) {
   // Profile in a separate pass, so the timers do not touch the comparison.
   data->timers.reset();
   data->timers.enabled = true;
-  pliant::bench::step_pliant(*model, *data, s.steps_per_round, pliant_noise, ignored);
+  pliant::bench::step_pliant(*model, *data, steps, pliant_noise, ignored);
   for (int k = 0; k < static_cast<int>(pliant::Stage::kCount); ++k) {
-    c.stage_us.push_back(1e6 * data->timers.seconds[k] / s.steps_per_round);
+    c.stage_us.push_back(1e6 * data->timers.seconds[k] / steps);
   }
   mj_deleteData(d);
   mj_deleteModel(m);
@@ -205,21 +216,24 @@ std::string today() {
 }
 
 void report_comparisons(std::ostream& out, const std::vector<Comparison>& results) {
-  out << "| model | nv | Pliant us/step | MuJoCo us/step | ratio | contacts P / M | rows P / M "
-         "| solver iterations P / M | MuJoCo buffer-full warnings |\n"
-         "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  out << "| model | nv | steps x rounds | Pliant us/step | MuJoCo us/step | ratio | contacts P / M "
+         "| rows P / M | solver iterations P / M | MuJoCo buffer-full warnings |\n"
+         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const Comparison& c : results) {
     if (!c.error.empty()) {
-      out << "| " << c.workload.name << " | | | | | " << c.error << " | | | |\n";
+      out << "| " << c.workload.name << " | | | | | | " << c.error << " | | | |\n";
       continue;
     }
     const StepTally &p = c.pliant.tally, &m = c.mujoco.tally;
-    out << "| " << c.workload.name << " | " << c.nv << " | " << format("%.1f", c.pliant.median_us())
-        << " | " << format("%.1f", c.mujoco.median_us()) << " | **" << format("%.2f", c.ratio())
-        << "** | " << format("%.1f", p.mean_contacts()) << " / "
-        << format("%.1f", m.mean_contacts()) << " | " << format("%.1f", p.mean_rows()) << " / "
-        << format("%.1f", m.mean_rows()) << " | " << format("%.2f", p.mean_iterations()) << " / "
-        << format("%.2f", m.mean_iterations()) << " | "
+    out << "| " << c.workload.name << " | " << c.nv << " | " << c.steps_per_round << " x "
+        << c.pliant.round_us.size() << " | " << format("%.1f", c.pliant.median_us()) << " | "
+        << format("%.1f", c.mujoco.median_us()) << " | "
+        << (c.comparable() ? "**" + format("%.2f", c.ratio()) + "**"
+                           : std::string("not comparable: MuJoCo dropped contacts"))
+        << " | " << format("%.1f", p.mean_contacts()) << " / " << format("%.1f", m.mean_contacts())
+        << " | " << format("%.1f", p.mean_rows()) << " / " << format("%.1f", m.mean_rows()) << " | "
+        << format("%.2f", p.mean_iterations()) << " / " << format("%.2f", m.mean_iterations())
+        << " | "
         << (c.mujoco_buffer_warnings > 0 ? std::to_string(c.mujoco_buffer_warnings) + " (njmax " +
                                                std::to_string(c.mujoco_rows) + ")"
                                          : std::string("none"))
@@ -301,7 +315,8 @@ int main(int argc, char** argv) {
   if (quick) {
     settings.rounds = 3;
     settings.warmup = 50;
-    settings.steps_per_round = 50;
+    settings.round_seconds = 0.02;
+    settings.min_steps = 20;
   }
   const std::string samples = PLIANT_MUJOCO_MODELS, corpus = PLIANT_CORPUS;
   const std::vector<Workload> models = {
@@ -337,9 +352,11 @@ int main(int argc, char** argv) {
          "`docs/bench-scaling.png`.\n\n"
       << "Each model is loaded from the same file by both engines, with the model's own "
          "options. Both step "
-      << settings.warmup << " untimed steps, then " << settings.rounds << " alternating rounds of "
-      << settings.steps_per_round
-      << " timed steps each (each engine continues its own trajectory); the table shows the "
+      << settings.warmup << " untimed steps, then " << settings.rounds
+      << " alternating rounds of timed steps (each engine continues its own trajectory; a round "
+         "is about "
+      << settings.round_seconds
+      << " s of Pliant's stepping, the same step count for both); the table shows each engine's "
          "median round. Models with actuators get control noise ctrl = 0.1 N(0,1) per step from "
          "the same seeded generator in both engines. Contacts, constraint rows and solver "
          "iterations are means over the timed steps, per engine: the comparison is fair only "
@@ -351,7 +368,8 @@ int main(int argc, char** argv) {
   out << "\n## Scaling with the number of boxes\n\n"
       << "Generated piles (`pliant bench --box-pile N`): layers of boxes dropped onto a plane. "
          "Time per step from the table above; the plot is log-log, Pliant in red (1), MuJoCo in "
-         "blue (2), x = boxes, y = microseconds per step.\n\n"
+         "blue (2), x = boxes, y = microseconds per step; MuJoCo's point is missing where its "
+         "buffers could not hold the pile's contacts.\n\n"
       << "![scaling](docs/bench-scaling.png)\n\n";
   report_comparisons(out, scaling);
   out << "\n## Heap memory (model + data)\n\n"
@@ -371,8 +389,9 @@ int main(int argc, char** argv) {
     std::vector<pliant::bench::ScalingPoint> points;
     for (const Comparison& c : scaling) {
       if (c.error.empty()) {
-        points.push_back(
-            {static_cast<double>(c.workload.boxes), c.pliant.median_us(), c.mujoco.median_us()});
+        // MuJoCo's point is left out where it dropped contacts.
+        points.push_back({static_cast<double>(c.workload.boxes), c.pliant.median_us(),
+                          c.comparable() ? c.mujoco.median_us() : std::nan("")});
       }
     }
     if (!pliant::bench::write_scaling_plot(points, plot_path)) {
