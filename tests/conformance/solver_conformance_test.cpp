@@ -231,6 +231,36 @@ INSTANTIATE_TEST_SUITE_P(Corpus, SolverStates,
                                   solver_name(std::get<1>(info.param));
                          });
 
+// Rows that exist only because a joint sits exactly on its limit: |pos|
+// below 1e-15 and no force. Which side of the limit round-off puts such a
+// joint decides whether a row exists (walker's knees: MuJoCo at
+// pos = -2.1e-21 has two, Pliant none), but a zero-force row changes nothing.
+int rows_apart_from_grazing_limits(const RowType* type, const double* pos, const double* force,
+                                   int count) {
+  int rows = 0;
+  for (int i = 0; i < count; ++i) {
+    const bool limit = type[i] == RowType::kLimitJoint || type[i] == RowType::kLimitTendon;
+    rows += !(limit && std::abs(pos[i]) < 1e-15 && force[i] == 0);
+  }
+  return rows;
+}
+
+// contact_mismatch, except that rows differing only by grazing limits agree.
+std::string trajectory_mismatch(const Data& data, const mjData& rd) {
+  const std::string why = contact_mismatch(data, rd);
+  if (why.rfind("nefc", 0) != 0) return why;
+  std::vector<RowType> types(rd.nefc);
+  for (int i = 0; i < rd.nefc; ++i) types[i] = static_cast<RowType>(rd.efc_type[i]);
+  std::vector<RowType> ours(data.efc.count());
+  for (int i = 0; i < data.efc.count(); ++i) {
+    ours[i] = static_cast<RowType>(static_cast<int>(data.efc.type[i]));
+  }
+  const int a = rows_apart_from_grazing_limits(ours.data(), data.efc.pos.data(),
+                                               data.efc.force.data(), data.efc.count());
+  const int b = rows_apart_from_grazing_limits(types.data(), rd.efc_pos, rd.efc_force, rd.nefc);
+  return a == b ? "" : why;
+}
+
 class SolverTrajectories : public ::testing::TestWithParam<std::string> {};
 
 // 500 steps at default options from the initial state and each keyframe.
@@ -255,7 +285,7 @@ TEST_P(SolverTrajectories, FollowMuJoCo) {
       step(model, data);
       mj_step(ref.get(), rd.get());
       if (why.empty()) {
-        why = contact_mismatch(data, *rd);
+        why = trajectory_mismatch(data, *rd);
         if (!why.empty()) agreed_until = k - 1;
       }
       if (k % 100 == 0) {
