@@ -270,19 +270,12 @@ void report_memory(std::ostream& out, const std::vector<Comparison>& results) {
   }
 }
 
-void report_rollouts(std::ostream& out, const std::string& path, long steps) {
+void report_rollouts(std::ostream& out, const std::string& path, int steps) {
   const pliant::Model model = pliant::load_model(path);
   out << "| threads | steps/s | speed-up |\n|---:|---:|---:|\n";
   double single = 0;
   for (int threads : {1, 2}) {
-    std::vector<pliant::Data> batch(64, pliant::Data(model));
-    ControlNoise noise(0.01);
-    for (pliant::Data& d : batch) noise.fill(d.qvel.data(), model.nv);
-    const auto start = std::chrono::steady_clock::now();
-    pliant::rollout(model, batch, static_cast<int>(steps), threads);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const double rate = 64.0 * steps / seconds;
+    const double rate = pliant::rollout_steps_per_second(model, 64, steps, threads);
     if (threads == 1) single = rate;
     out << "| " << threads << " | " << format("%.0f", rate) << " | "
         << format("%.2f", rate / single) << " |\n";
