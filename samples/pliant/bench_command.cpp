@@ -10,6 +10,7 @@
 #include "engine/load.h"
 #include "samples/bench/workloads.h"
 #include "samples/pliant/commands.h"
+#include "samples/pliant/stepping_options.h"
 
 namespace pliant::cli {
 namespace {
@@ -19,8 +20,7 @@ struct BenchOptions {
   int box_pile = 0;
   long steps = 1000;
   long warmup = 0;
-  double ctrl_noise = 0;
-  std::string solver;
+  SteppingOptions stepping;
   bool profile = false;
 };
 
@@ -30,11 +30,9 @@ void run_bench(const BenchOptions& o) {
   }
   Model model =
       o.box_pile > 0 ? load_model_from_string(bench::box_pile_xml(o.box_pile)) : load_model(o.path);
-  if (o.solver == "newton") model.options.solver = SolverType::kNewton;
-  if (o.solver == "cg") model.options.solver = SolverType::kCg;
-  if (o.solver == "pgs") model.options.solver = SolverType::kPgs;
+  apply_solver_choice(o.stepping, model);
   Data data(model);
-  bench::ControlNoise noise(o.ctrl_noise);
+  bench::ControlNoise noise(o.stepping.ctrl_noise);
   bench::StepTally warmup_tally, tally;
   bench::step_pliant(model, data, o.warmup, noise, warmup_tally);
   data.timers.enabled = o.profile;
@@ -75,12 +73,7 @@ void add_bench_command(CLI::App& app) {
   bench->add_option("--steps", o.steps, "Timed steps")->check(CLI::NonNegativeNumber);
   bench->add_option("--warmup", o.warmup, "Untimed steps before the timed ones")
       ->check(CLI::NonNegativeNumber);
-  bench
-      ->add_option("--ctrl-noise", o.ctrl_noise,
-                   "Each step, ctrl = S * N(0,1) (mt19937_64 seeded with 1)")
-      ->check(CLI::NonNegativeNumber);
-  bench->add_option("--solver", o.solver, "Constraint solver")
-      ->check(CLI::IsMember({"newton", "cg", "pgs"}));
+  add_stepping_options(bench, o.stepping);
   bench->add_flag("--profile", o.profile, "Add the time per step of each stage");
   bench->callback([] {
     try {

@@ -3,14 +3,15 @@
 
 #include <cstdio>
 #include <iostream>
-#include <random>
 #include <string>
 
 #include "engine/constraint/solve.h"
 #include "engine/dynamics.h"
 #include "engine/forward.h"
 #include "engine/load.h"
+#include "samples/bench/workloads.h"
 #include "samples/pliant/commands.h"
+#include "samples/pliant/stepping_options.h"
 
 namespace pliant::cli {
 namespace {
@@ -19,11 +20,10 @@ struct DumpOptions {
   std::string path;
   long steps = 100;
   long every = 1;
-  std::string solver;
+  SteppingOptions stepping;
   double tolerance = -1;
   int iterations = -1;
   int key = -1;
-  double ctrl_noise = 0;
 };
 
 // A minimal JSON line writer: numbers with 17 significant digits, so every
@@ -135,9 +135,7 @@ void print_step(long step, const Model& m, const Data& d) {
 
 void run_dump(const DumpOptions& o) {
   Model model = load_model(o.path);
-  if (o.solver == "newton") model.options.solver = SolverType::kNewton;
-  if (o.solver == "cg") model.options.solver = SolverType::kCg;
-  if (o.solver == "pgs") model.options.solver = SolverType::kPgs;
+  apply_solver_choice(o.stepping, model);
   if (o.tolerance >= 0) model.options.tolerance = o.tolerance;
   if (o.iterations >= 0) model.options.iterations = o.iterations;
   Data data(model);
@@ -149,12 +147,9 @@ void run_dump(const DumpOptions& o) {
     }
     reset_to_keyframe(model, data, o.key);
   }
-  std::mt19937_64 rng(1);
-  std::normal_distribution<double> normal(0, 1);
+  bench::ControlNoise noise(o.stepping.ctrl_noise);
   for (long s = 0; s < o.steps; ++s) {
-    if (o.ctrl_noise > 0) {
-      for (int i = 0; i < model.nu; ++i) data.ctrl[i] = o.ctrl_noise * normal(rng);
-    }
+    noise.fill(data.ctrl.data(), model.nu);
     if (s % o.every == 0) {
       forward(model, data);
       compute_energy(model, data);
@@ -172,14 +167,10 @@ void add_dump_command(CLI::App& app) {
   dump->add_option("model", o.path, "MJCF model file")->required();
   dump->add_option("--steps", o.steps, "Number of steps")->check(CLI::NonNegativeNumber);
   dump->add_option("--every", o.every, "Print every K-th step")->check(CLI::PositiveNumber);
-  dump->add_option("--solver", o.solver, "Constraint solver")
-      ->check(CLI::IsMember({"newton", "cg", "pgs"}));
   dump->add_option("--tol", o.tolerance, "Solver tolerance")->check(CLI::NonNegativeNumber);
   dump->add_option("--iters", o.iterations, "Solver iterations")->check(CLI::NonNegativeNumber);
   dump->add_option("--key", o.key, "Start from keyframe K")->check(CLI::NonNegativeNumber);
-  dump->add_option("--ctrl-noise", o.ctrl_noise,
-                   "Each step, ctrl = S * N(0,1) (mt19937_64 seeded with 1)")
-      ->check(CLI::NonNegativeNumber);
+  add_stepping_options(dump, o.stepping);
   dump->callback([] {
     try {
       run_dump(o);

@@ -1,0 +1,24 @@
+#pragma once
+
+// Options shared by the subcommands that step a model (`dump`, `bench`), so
+// that they mean the same thing in both.
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "model/model.h"
+
+namespace pliant::cli {
+
+struct SteppingOptions {
+  std::string solver;     // "newton", "cg", "pgs", or empty for the model's own
+  double ctrl_noise = 0;  // each step, ctrl = ctrl_noise * N(0,1)
+};
+
+// Adds --solver and --ctrl-noise to `command`.
+void add_stepping_options(CLI::App* command, SteppingOptions& options);
+
+// The model's solver replaced by the one chosen, if any.
+void apply_solver_choice(const SteppingOptions& options, Model& model);
+
+}  // namespace pliant::cli
