@@ -33,7 +33,16 @@ struct StageTimers {
     calls.fill(0);
   }
   double total(Stage stage) const { return seconds[static_cast<int>(stage)]; }
+  // The part of the step outside every stage: integration and state checks.
+  double outside_stages() const {
+    double staged = 0;
+    for (int s = 0; s < static_cast<int>(Stage::kStep); ++s) staged += seconds[s];
+    return total(Stage::kStep) - staged;
+  }
 };
+
+// What outside_stages() measures, as reports name it.
+inline constexpr const char* kOutsideStagesName = "integration and checks";
 
 // Adds the lifetime of the scope to one stage of `timers` when enabled.
 class ScopedStageTimer {
