@@ -25,8 +25,8 @@ void TreeOrdering::compute(const ConstraintProblem& p) {
   for (int i = 0; i < nv; ++i) ++tree_start_[tree_of_dof_[i] + 1];
   for (int t = 0; t < trees_; ++t) tree_start_[t + 1] += tree_start_[t];
   tree_dofs_.resize(nv);
-  visited_.assign(tree_start_.begin(), tree_start_.end() - 1);  // fill cursors
-  for (int i = 0; i < nv; ++i) tree_dofs_[visited_[tree_of_dof_[i]]++] = i;
+  cursor_.assign(tree_start_.begin(), tree_start_.end() - 1);
+  for (int i = 0; i < nv; ++i) tree_dofs_[cursor_[tree_of_dof_[i]]++] = i;
 
   // The coupling graph between trees.
   edge_a_.clear();
@@ -39,10 +39,10 @@ void TreeOrdering::compute(const ConstraintProblem& p) {
   }
   for (int t = 0; t < trees_; ++t) adjacency_start_[t + 1] += adjacency_start_[t];
   adjacency_.resize(adjacency_start_[trees_]);
-  visited_.assign(adjacency_start_.begin(), adjacency_start_.end() - 1);
+  cursor_.assign(adjacency_start_.begin(), adjacency_start_.end() - 1);
   for (size_t e = 0; e < edge_a_.size(); ++e) {
-    adjacency_[visited_[edge_a_[e]]++] = edge_b_[e];
-    adjacency_[visited_[edge_b_[e]]++] = edge_a_[e];
+    adjacency_[cursor_[edge_a_[e]]++] = edge_b_[e];
+    adjacency_[cursor_[edge_b_[e]]++] = edge_a_[e];
   }
   // Sort each list and drop repeats (many contacts join the same pair);
   // lists shrink in place, so the starts are rewritten as we go.
@@ -116,10 +116,9 @@ void TreeOrdering::reverse_cuthill_mckee() {
   order_.resize(trees_);
   level_order_.resize(trees_);
   visited_.assign(trees_, 0);
-  std::vector<int>& seen = visited_;
   int placed = 0;
   for (int seed = 0; seed < trees_; ++seed) {
-    if (seen[seed]) continue;
+    if (visited_[seed]) continue;
     // Lowest-degree tree of the component, by a first search.
     const int size = breadth_first(seed, level_order_.data());
     int start = seed;
@@ -128,11 +127,11 @@ void TreeOrdering::reverse_cuthill_mckee() {
       const int d = adjacency_start_[t + 1] - adjacency_start_[t];
       if (d < adjacency_start_[start + 1] - adjacency_start_[start]) start = t;
     }
-    for (int k = 0; k < size; ++k) seen[level_order_[k]] = 0;
+    for (int k = 0; k < size; ++k) visited_[level_order_[k]] = 0;
     if (size > 2) {
       breadth_first(start, level_order_.data());
       start = level_order_[size - 1];  // the last reached: far from the first
-      for (int k = 0; k < size; ++k) seen[level_order_[k]] = 0;
+      for (int k = 0; k < size; ++k) visited_[level_order_[k]] = 0;
     }
     placed += breadth_first(start, order_.data() + placed);
   }

@@ -41,6 +41,8 @@ class TreeOrdering {
   int trees_ = 0;
   // Edges as pairs, then adjacency in CSR (adjacency_start_, adjacency_).
   std::vector<int> edge_a_, edge_b_, adjacency_start_, adjacency_, row_trees_;
+  // Fill positions while bucketing dofs and edges.
+  std::vector<int> cursor_;
   // Breadth-first search and the final tree order.
   std::vector<int> order_, level_order_, visited_;
 };
