@@ -383,8 +383,8 @@ void App::draw_scene(GLuint framebuffer, int fb_width, int fb_height) {
   if (state_.model != nullptr && rect.width > 0 && rect.height > 0) {
     update_camera(state_.camera, *state_.model, *state_.data);
     renderer_->render(*state_.model, *state_.data, current_view(), state_.bounds, state_.visual,
-                      build_items(true), framebuffer, rect.left, fb_height - rect.top - rect.height,
-                      rect.width, rect.height);
+                      build_items(true), framebuffer, rect.left, rect.bottom(fb_height), rect.width,
+                      rect.height);
   } else {
     glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
     glViewport(0, 0, fb_width, fb_height);
@@ -422,8 +422,8 @@ double App::draw_frame(GLuint framebuffer, int fb_width, int fb_height, const Pi
   // Pictures of the scene alone, before the panels cover it.
   if (state_.model != nullptr) {
     const ViewRectangle rect = view_pixels(fb_width, fb_height);
-    capture_.after_render(state_, read, rect.left, fb_height - rect.top - rect.height, rect.width,
-                          rect.height, now);
+    capture_.after_render(state_, read, rect.left, rect.bottom(fb_height), rect.width, rect.height,
+                          now);
   }
   glFinish();
   const auto scene_done = Clock::now();
@@ -502,8 +502,7 @@ bool App::write_info(Framebuffer& target, int fb_width, int fb_height) {
   const ViewRectangle rect = view_pixels(fb_width, fb_height);
   const CameraView view = current_view();
   renderer_->render(*state_.model, *state_.data, view, state_.bounds, state_.visual, {},
-                    target.id(), rect.left, fb_height - rect.top - rect.height, rect.width,
-                    rect.height);
+                    target.id(), rect.left, rect.bottom(fb_height), rect.width, rect.height);
   std::string error;
   if (!write_screenshot_info(options_.screenshot_info, *state_.model, *state_.data,
                              build_items(false), view, rect, target.read(), &error)) {

@@ -16,6 +16,8 @@ namespace pliant::viewer {
 // Where the 3-D view lies in the picture (pixels, y down).
 struct ViewRectangle {
   int left = 0, top = 0, width = 0, height = 0;
+  // The bottom edge counted from the framebuffer's bottom, as OpenGL wants.
+  int bottom(int framebuffer_height) const { return framebuffer_height - top - height; }
 };
 
 // Writes {"image": {...}, "view": {...}, "geoms": [{"geom", "name", "body",
