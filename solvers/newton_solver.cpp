@@ -236,11 +236,7 @@ void build_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
   } else {
     w.hessian_order.compute(p);
     const int* position = w.hessian_order.positions();
-    for (int i = 0; i < p.nv; ++i) {
-      int root = i;
-      while (p.mass_tree.parent[root] >= 0) root = p.mass_tree.parent[root];
-      h.widen(position[i], position[root]);
-    }
+    for (int i = 0; i < p.nv; ++i) h.widen(position[i], w.hessian_order.root_position(i));
     for (int i = 0; i < p.nefc; ++i) {
       const int adr = p.row_adr[i], nnz = p.row_nnz[i];
       if (nnz == 0) continue;

@@ -26,6 +26,8 @@ class TreeOrdering {
   // Index in the factor of dof k.
   int position(int dof) const { return position_[dof]; }
   const int* positions() const { return position_.data(); }
+  // Index in the factor of the root of dof k's tree (its tree's first).
+  int root_position(int dof) const { return position_[tree_dofs_[tree_start_[tree_of_dof_[dof]]]]; }
   // x_factor[position(k)] = x[k], and back.
   void to_factor(const double* x, double* out) const;
   void from_factor(const double* x, double* out) const;

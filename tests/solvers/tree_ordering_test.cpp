@@ -49,6 +49,8 @@ TEST(TreeOrdering, IsAPermutationKeepingTreesWholeAndInOrder) {
   // Each tree: root right before its child (ancestors first, contiguous).
   for (int tree = 0; tree < 5; ++tree) {
     EXPECT_EQ(ordering.position(2 * tree + 1), ordering.position(2 * tree) + 1) << tree;
+    EXPECT_EQ(ordering.root_position(2 * tree + 1), ordering.position(2 * tree)) << tree;
+    EXPECT_EQ(ordering.root_position(2 * tree), ordering.position(2 * tree)) << tree;
   }
 }
 
