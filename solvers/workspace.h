@@ -30,9 +30,8 @@ struct SolverWorkspace {
   std::vector<double> ar, b, residual;
   SolverResult result;
 
-  // Storage a caller may use for the problem's own arrays (row types and
-  // cone groups converted from its representation).
-  std::vector<RowType> row_type;
+  // Storage a caller may use for the problem's own arrays (cone groups
+  // built from its representation).
   std::vector<int> cone_of_row;
   std::vector<ConeGroup> cones;
 

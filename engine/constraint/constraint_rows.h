@@ -11,20 +11,13 @@
 #include <vector>
 
 #include "engine/constraint/impedance.h"
+#include "solvers/constraint_problem.h"
 
 namespace pliant {
 
-// MuJoCo's mjtConstraint codes.
-enum class ConstraintType : int {
-  kEquality = 0,
-  kFrictionDof = 1,
-  kFrictionTendon = 2,
-  kLimitJoint = 3,
-  kLimitTendon = 4,
-  kContactFrictionless = 5,
-  kContactPyramidal = 6,
-  kContactElliptic = 7,
-};
+// Row kinds with MuJoCo's mjtConstraint codes: the solvers' own enum, so the
+// rows go to the solvers without conversion.
+using ConstraintType = RowType;
 
 struct ConstraintRows {
   std::vector<ConstraintType> type;

@@ -11,14 +11,12 @@
 namespace pliant {
 namespace {
 
-// The rows of data.efc as the solvers see them (arrays converted into the
+// The rows of data.efc as the solvers see them (cone groups built into the
 // workspace's storage, everything else by pointer).
 ConstraintProblem make_problem(const Model& m, Data& d) {
   ConstraintRows& efc = d.efc;
   SolverWorkspace& w = d.solver_workspace;
   const int nefc = efc.count();
-  w.row_type.resize(nefc);
-  for (int i = 0; i < nefc; ++i) w.row_type[i] = static_cast<RowType>(efc.type[i]);
   w.cone_of_row.assign(nefc, -1);
   w.cones.clear();
   for (const Contact& con : d.contacts) {
@@ -45,7 +43,7 @@ ConstraintProblem make_problem(const Model& m, Data& d) {
   p.row_adr = efc.row_adr.data();
   p.col = efc.col.data();
   p.J = efc.J.data();
-  p.type = w.row_type.data();
+  p.type = efc.type.data();
   p.R = efc.R.data();
   p.D = efc.D.data();
   p.aref = efc.aref.data();

@@ -251,11 +251,7 @@ std::string trajectory_mismatch(const Data& data, const mjData& rd) {
   if (why.rfind("nefc", 0) != 0) return why;
   std::vector<RowType> types(rd.nefc);
   for (int i = 0; i < rd.nefc; ++i) types[i] = static_cast<RowType>(rd.efc_type[i]);
-  std::vector<RowType> ours(data.efc.count());
-  for (int i = 0; i < data.efc.count(); ++i) {
-    ours[i] = static_cast<RowType>(static_cast<int>(data.efc.type[i]));
-  }
-  const int a = rows_apart_from_grazing_limits(ours.data(), data.efc.pos.data(),
+  const int a = rows_apart_from_grazing_limits(data.efc.type.data(), data.efc.pos.data(),
                                                data.efc.force.data(), data.efc.count());
   const int b = rows_apart_from_grazing_limits(types.data(), rd.efc_pos, rd.efc_force, rd.nefc);
   return a == b ? "" : why;
