@@ -17,8 +17,8 @@ namespace pliant::conformance {
 constexpr double kContactMatchTolerance = 1e-9;
 
 // Empty when both engines found the same contacts (count, geom pair, dist,
-// pos, frame within kContactMatchTolerance) and made the same rows; otherwise why not.
-inline std::string contact_mismatch(const Data& data, const mjData& rd) {
+// pos, frame within kContactMatchTolerance); otherwise why not.
+inline std::string contacts_differ(const Data& data, const mjData& rd) {
   std::ostringstream why;
   if (static_cast<int>(data.contacts.size()) != rd.ncon) {
     why << "ncon " << data.contacts.size() << " vs " << rd.ncon;
@@ -43,11 +43,15 @@ inline std::string contact_mismatch(const Data& data, const mjData& rd) {
       return why.str();
     }
   }
-  if (data.efc.count() != rd.nefc) {
-    why << "nefc " << data.efc.count() << " vs " << rd.nefc;
-    return why.str();
-  }
   return "";
+}
+
+// Empty when both engines found the same contacts (contacts_differ) and made
+// the same number of rows; otherwise why not.
+inline std::string contact_mismatch(const Data& data, const mjData& rd) {
+  const std::string why = contacts_differ(data, rd);
+  if (!why.empty() || data.efc.count() == rd.nefc) return why;
+  return "nefc " + std::to_string(data.efc.count()) + " vs " + std::to_string(rd.nefc);
 }
 
 }  // namespace pliant::conformance
