@@ -7,12 +7,10 @@
 #include "engine/forward.h"
 #include "engine/kinematics.h"
 #include "engine/spatial.h"
+#include "model/numeric_limits.h"
 
 namespace pliant {
 namespace {
-
-// Guard against division by (near) zero parameters, as MuJoCo's mjMINVAL.
-constexpr double kMinValue = 1e-15;
 
 Quaterniond quaternion_at(const VectorXd& qpos, int adr) {
   return Quaterniond(qpos[adr], qpos[adr + 1], qpos[adr + 2], qpos[adr + 3]);

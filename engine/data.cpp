@@ -1,6 +1,10 @@
 #include "engine/data.h"
 
+#include <stdexcept>
+#include <string>
+
 #include "engine/spatial.h"
+#include "engine/workspace.h"
 
 namespace pliant {
 
@@ -29,7 +33,44 @@ SpatialInertia spatial_inertia(double mass, const Vector3d& principal, const Mat
   return out;
 }
 
-Data::Data(const Model& m) {
+ModelShape::ModelShape(const Model& m)
+    : nq(m.nq),
+      nv(m.nv),
+      nu(m.nu),
+      na(m.na),
+      nmocap(m.nmocap),
+      nbody(m.body_count()),
+      njnt(m.joints.count()),
+      ngeom(m.geoms.count()),
+      nsite(m.sites.count()),
+      ntendon(m.tendons.count()),
+      neq(m.equalities.count()),
+      nsensor(m.sensors.count()) {}
+
+WorkspaceHandle::WorkspaceHandle() : workspace_(std::make_unique<Workspace>()) {}
+WorkspaceHandle::WorkspaceHandle(const WorkspaceHandle& other)
+    : workspace_(std::make_unique<Workspace>(*other.workspace_)) {}
+WorkspaceHandle::WorkspaceHandle(WorkspaceHandle&& other) noexcept = default;
+WorkspaceHandle& WorkspaceHandle::operator=(const WorkspaceHandle& other) {
+  if (this != &other) workspace_ = std::make_unique<Workspace>(*other.workspace_);
+  return *this;
+}
+WorkspaceHandle& WorkspaceHandle::operator=(WorkspaceHandle&& other) noexcept = default;
+WorkspaceHandle::~WorkspaceHandle() = default;
+
+Workspace& workspace(Data& data) { return data.workspace_.get(); }
+
+void check_data_matches(const Model& model, const Data& data) {
+  if (ModelShape(model) == data.model_shape()) return;
+  const ModelShape& s = data.model_shape();
+  throw std::invalid_argument(
+      "pliant: this Data was made for another model (nq " + std::to_string(s.nq) + ", nv " +
+      std::to_string(s.nv) + ", nbody " + std::to_string(s.nbody) + ") than the one given (nq " +
+      std::to_string(model.nq) + ", nv " + std::to_string(model.nv) + ", nbody " +
+      std::to_string(model.body_count()) + "); make a Data from each Model");
+}
+
+Data::Data(const Model& m) : shape_(m) {
   const int nbody = m.body_count(), nv = m.nv, nu = m.nu;
   const int njnt = m.joints.count(), ntendon = m.tendons.count();
   qpos = Eigen::Map<const VectorXd>(m.qpos0.data(), m.nq);
@@ -86,7 +127,7 @@ Data::Data(const Model& m) {
   qacc = VectorXd::Zero(nv);
   cacc.assign(nbody, Vector6d::Zero());
   cfrc_body.assign(nbody, Vector6d::Zero());
-  scratch_nv = VectorXd::Zero(nv);
+  workspace_.get().scratch_nv = VectorXd::Zero(nv);
 }
 
 void record_warning(Data& data, WarningKind kind, int index) {
@@ -94,6 +135,24 @@ void record_warning(Data& data, WarningKind kind, int index) {
   ++w.count;
   w.last_step = static_cast<int>(data.step_count);
   w.last_index = index;
+}
+
+const char* warning_text(WarningKind kind) {
+  switch (kind) {
+    case WarningKind::kBadQpos:
+      return "NaN, Inf or huge value in qpos at index INDEX; the state was reset";
+    case WarningKind::kBadQvel:
+      return "NaN, Inf or huge value in qvel at dof INDEX; the state was reset";
+    case WarningKind::kBadQacc:
+      return "NaN, Inf or huge value in qacc at dof INDEX; the state was reset";
+    case WarningKind::kSolverLimit:
+      return "the constraint solver stopped at its iteration limit (INDEX iterations)";
+    case WarningKind::kParameterClamped:
+      return "a constraint parameter was clamped (index INDEX)";
+    case WarningKind::kCount:
+      break;
+  }
+  return "?";
 }
 
 const char* stage_name(Stage stage) {

@@ -11,14 +11,15 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "engine/collision/contact.h"
-#include "engine/constraint/constraint_rows.h"
-#include "engine/profile.h"
-#include "model/model.h"
-#include "solvers/workspace.h"
+#include "../model/model.h"
+#include "../solvers/statistics.h"
+#include "collision/contact.h"
+#include "constraint/constraint_rows.h"
+#include "profile.h"
 
 namespace pliant {
 
@@ -67,6 +68,33 @@ struct Warning {
   int last_index = -1;  // offending index (dof, row, ...), -1 when none
 };
 
+struct Workspace;  // the stages' working memory (engine/workspace.h, internal)
+
+// The sizes of the Model a Data was made for: step() and forward() refuse a
+// Data made for a model of other sizes.
+struct ModelShape {
+  int nq = 0, nv = 0, nu = 0, na = 0, nmocap = 0;
+  int nbody = 0, njnt = 0, ngeom = 0, nsite = 0, ntendon = 0, neq = 0, nsensor = 0;
+  explicit ModelShape(const Model& model);
+  bool operator==(const ModelShape&) const = default;
+};
+
+// Owns a Workspace; copying a Data copies it. Defined in data.cpp, where
+// Workspace is complete, so that Data keeps its implicit copy and move.
+class WorkspaceHandle {
+ public:
+  WorkspaceHandle();
+  WorkspaceHandle(const WorkspaceHandle& other);
+  WorkspaceHandle(WorkspaceHandle&& other) noexcept;
+  WorkspaceHandle& operator=(const WorkspaceHandle& other);
+  WorkspaceHandle& operator=(WorkspaceHandle&& other) noexcept;
+  ~WorkspaceHandle();
+  Workspace& get() { return *workspace_; }
+
+ private:
+  std::unique_ptr<Workspace> workspace_;
+};
+
 struct Data {
   explicit Data(const Model& model);
 
@@ -101,9 +129,8 @@ struct Data {
   VectorXd qM;   // sparse mass matrix: row i at dofs.madr[i]: M(i,i), M(i,parent), ...
   VectorXd qLD;  // its L^T D L factor, same layout (D on the diagonal slots)
   VectorXd qLDiagInv;
-  std::vector<Contact> contacts;       // from collide(); capacity is kept across steps
-  CollisionScratch collision_scratch;  // working memory of collide()
-  ConstraintRows efc;                  // constraint rows (assemble_constraints)
+  std::vector<Contact> contacts;  // from collide(); capacity is kept across steps
+  ConstraintRows efc;             // constraint rows (assemble_constraints)
 
   // ---- velocity stage ----
   std::vector<Vector6d> cvel;      // body velocity
@@ -130,24 +157,30 @@ struct Data {
   double energy_potential = 0, energy_kinetic = 0;
 
   // ---- constraint solver (solve_constraints) ----
-  SolverStatistics solver;           // iterations, convergence, per-iteration statistics
-  SolverWorkspace solver_workspace;  // working memory of the constraint solvers
+  SolverStatistics solver;  // iterations, convergence, per-iteration statistics
 
   // ---- diagnostics ----
   std::array<Warning, static_cast<int>(WarningKind::kCount)> warnings{};
   StageTimers timers;  // per-stage step time, when timers.enabled
 
-  // Working memory reused across steps.
-  VectorXd scratch_nv;
-  VectorXd factor_scratch;                   // nM: M + h diag(damping) for implicit damping
-  VectorXd diagonal_scratch, force_scratch;  // nv
-  Eigen::MatrixXd jacobian_scratch;          // 6 x nv, zero between uses
-  std::vector<int> column_scratch;
-  std::vector<double> row_scratch;
-  std::vector<double> contact_jacobian_scratch;  // 6 x nv
+  // The sizes of the model this Data was made for.
+  const ModelShape& model_shape() const { return shape_; }
+
+ private:
+  friend Workspace& workspace(Data& data);
+  ModelShape shape_;
+  WorkspaceHandle workspace_;  // working memory reused across steps
 };
+
+// Throws std::invalid_argument when `data` was made for a model of other
+// sizes than `model`: stepping it would read and write out of bounds.
+void check_data_matches(const Model& model, const Data& data);
 
 // Records a warning of that kind at the current step.
 void record_warning(Data& data, WarningKind kind, int index);
+
+// What a warning of that kind means, one sentence naming what its index is
+// ("NaN, Inf or huge value in qacc at dof INDEX; the state was reset").
+const char* warning_text(WarningKind kind);
 
 }  // namespace pliant

@@ -6,6 +6,7 @@
 #include "engine/dynamics.h"
 #include "engine/kinematics.h"
 #include "engine/passive.h"
+#include "engine/workspace.h"
 
 namespace pliant {
 namespace {
@@ -71,7 +72,7 @@ void smooth_velocity_derivative(const Model& m, Data& d, bool include_bias,
   // with a unit step is algebraically exact; only round-off remains. The
   // velocity stage's buffers are restored by recomputing them at v.
   if (include_bias && nv > 0) {
-    VectorXd& plus = d.scratch_nv;
+    VectorXd& plus = workspace(d).scratch_nv;
     for (int j = 0; j < nv; ++j) {
       const double saved = d.qvel[j];
       d.qvel[j] = saved + 1;

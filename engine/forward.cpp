@@ -12,11 +12,11 @@
 #include "engine/kinematics.h"
 #include "engine/passive.h"
 #include "engine/tendon.h"
+#include "engine/workspace.h"
+#include "model/numeric_limits.h"
 
 namespace pliant {
 namespace {
-
-constexpr double kMaxValue = 1e10;  // beyond this a state entry counts as diverged
 
 // Index of the first NaN, Inf or huge entry, or -1.
 int first_bad_entry(const VectorXd& v) {
@@ -95,6 +95,7 @@ void forward_constraint(const Model& m, Data& d) {
 }
 
 void forward(const Model& m, Data& d) {
+  check_data_matches(m, d);
   forward_position(m, d);
   forward_velocity(m, d);
   forward_actuation(m, d);
@@ -104,6 +105,7 @@ void forward(const Model& m, Data& d) {
 }
 
 void step(const Model& m, Data& d) {
+  check_data_matches(m, d);
   ScopedStageTimer timer(d.timers, Stage::kStep);
   reset_if_bad(m, d, d.qpos, WarningKind::kBadQpos);
   reset_if_bad(m, d, d.qvel, WarningKind::kBadQvel);
@@ -163,7 +165,7 @@ void integrate_position(const Model& m, double* qpos, const double* qvel, double
         const double speed = w.norm();
         const double angle = h * speed;
         Quaterniond quat(qq[0], qq[1], qq[2], qq[3]);
-        if (speed > 1e-15) quat = quat * Quaterniond(Eigen::AngleAxisd(angle, w / speed));
+        if (speed > kMinValue) quat = quat * Quaterniond(Eigen::AngleAxisd(angle, w / speed));
         quat.normalize();
         qq[0] = quat.w();
         qq[1] = quat.x();
@@ -216,9 +218,10 @@ void compute_energy(const Model& m, Data& d) {
       potential += 0.5 * m.tendons.stiffness[t] * dx * dx;
     }
   }
-  multiply_mass(m, d, d.qvel.data(), d.scratch_nv.data());
+  VectorXd& momentum = workspace(d).scratch_nv;
+  multiply_mass(m, d, d.qvel.data(), momentum.data());
   d.energy_potential = potential;
-  d.energy_kinetic = 0.5 * d.qvel.dot(d.scratch_nv);
+  d.energy_kinetic = 0.5 * d.qvel.dot(momentum);
 }
 
 }  // namespace pliant

@@ -10,7 +10,7 @@
 //                 then qacc = qacc_smooth)
 // forward() runs them; step() checks the state, forwards and integrates.
 
-#include "engine/data.h"
+#include "data.h"
 
 namespace pliant {
 

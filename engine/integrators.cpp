@@ -6,6 +6,7 @@
 #include "engine/derivatives.h"
 #include "engine/dynamics.h"
 #include "engine/forward.h"
+#include "engine/workspace.h"
 
 namespace pliant {
 namespace {
@@ -42,14 +43,14 @@ void integrate_euler(const Model& m, Data& d) {
   if (!damped) return advance(m, d, d.qacc);
   // Same tree sparsity as M: only the diagonal changes.
   const double h = m.options.timestep;
-  d.factor_scratch = d.qM;
-  for (int i = 0; i < m.nv; ++i) d.factor_scratch[m.dofs.madr[i]] += h * m.dofs.damping[i];
-  d.diagonal_scratch.resize(m.nv);
-  tree_ldl_factor(mass_sparsity(m), d.factor_scratch.data(), d.diagonal_scratch.data());
-  d.force_scratch = d.qfrc_smooth + d.qfrc_constraint;
-  tree_ldl_solve(mass_sparsity(m), d.factor_scratch.data(), d.diagonal_scratch.data(),
-                 d.force_scratch.data());
-  const VectorXd& qacc = d.force_scratch;
+  Workspace& w = workspace(d);
+  w.factor = d.qM;
+  for (int i = 0; i < m.nv; ++i) w.factor[m.dofs.madr[i]] += h * m.dofs.damping[i];
+  w.factor_diagonal.resize(m.nv);
+  tree_ldl_factor(mass_sparsity(m), w.factor.data(), w.factor_diagonal.data());
+  w.force = d.qfrc_smooth + d.qfrc_constraint;
+  tree_ldl_solve(mass_sparsity(m), w.factor.data(), w.factor_diagonal.data(), w.force.data());
+  const VectorXd& qacc = w.force;
   advance(m, d, qacc);
 }
 

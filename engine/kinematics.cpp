@@ -1,6 +1,7 @@
 #include "engine/kinematics.h"
 
 #include "engine/spatial.h"
+#include "model/numeric_limits.h"
 
 namespace pliant {
 
@@ -87,7 +88,7 @@ void com_positions(const Model& m, Data& d) {
   for (int i = 0; i < nbody; ++i) d.subtree_com[i] = b.mass[i] * d.xipos[i];
   for (int i = nbody - 1; i > 0; --i) d.subtree_com[b.parent[i]] += d.subtree_com[i];
   for (int i = 0; i < nbody; ++i) {
-    if (b.subtree_mass[i] < 1e-15) {
+    if (b.subtree_mass[i] < kMinValue) {
       d.subtree_com[i] = d.xipos[i];
     } else {
       d.subtree_com[i] /= b.subtree_mass[i];

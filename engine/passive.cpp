@@ -5,12 +5,10 @@
 
 #include "engine/kinematics.h"
 #include "engine/spatial.h"
+#include "model/numeric_limits.h"
 
 namespace pliant {
 namespace {
-
-// Guard against division by (near) zero, as MuJoCo's mjMINVAL.
-constexpr double kMinValue = 1e-15;
 
 Quaterniond quaternion_at(const double* q) { return Quaterniond(q[0], q[1], q[2], q[3]); }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "engine/data.h"
+#include "model/numeric_limits.h"
 
 namespace pliant {
 
@@ -44,7 +45,7 @@ inline Vector6d rotation_dof(const Vector3d& axis, const Vector3d& anchor,
 inline Vector3d rotation_vector(const Quaterniond& q) {
   const Vector3d v = q.vec();
   const double s = v.norm();
-  if (s < 1e-15) return Vector3d::Zero();
+  if (s < kMinValue) return Vector3d::Zero();
   double angle = 2 * std::atan2(s, q.w());
   if (angle > M_PI) angle -= 2 * M_PI;
   return v * (angle / s);

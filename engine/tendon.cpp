@@ -5,14 +5,12 @@
 
 #include "engine/kinematics.h"
 #include "engine/spatial.h"
+#include "model/numeric_limits.h"
 
 namespace pliant {
 namespace {
 
 using Eigen::Vector2d;
-
-// Below this a length, squared length or radius counts as zero.
-constexpr double kTiny = 1e-15;
 
 // ten_J(row, :) += scale * direction . Jp, with Jp the translational Jacobian
 // of the world point `point` attached to `body`: for each dof k that moves
@@ -36,7 +34,7 @@ void add_segment(const Model& m, Data& d, int row, int body_a, const Vector3d& a
   const Vector3d v = b - a;
   const double length = v.norm();
   d.ten_length[row] += length / divisor;
-  if (length < kTiny) return;
+  if (length < kMinValue) return;
   const Vector3d u = v / length;
   add_point_jacobian(m, d, row, body_b, b, u, 1.0 / divisor);
   add_point_jacobian(m, d, row, body_a, a, u, -1.0 / divisor);
@@ -92,10 +90,10 @@ struct CircleWrap {
 bool wrap_circle(const Vector2d& p0, const Vector2d& p1, const Vector2d* side, double r,
                  CircleWrap& out) {
   const double r2 = r * r;
-  if (r < kTiny || p0.squaredNorm() < r2 || p1.squaredNorm() < r2) return false;
+  if (r < kMinValue || p0.squaredNorm() < r2 || p1.squaredNorm() < r2) return false;
   const Vector2d dif = p1 - p0;
   const double dd = dif.squaredNorm();
-  if (dd < kTiny) return false;
+  if (dd < kMinValue) return false;
   const double a = std::clamp(-dif.dot(p0) / dd, 0.0, 1.0);
   const Vector2d nearest = p0 + a * dif;
   if (nearest.squaredNorm() > r2 && (side == nullptr || side->dot(nearest) >= 0)) return false;
@@ -144,12 +142,12 @@ bool wrap_geom(const Model& m, const Data& d, int geom, int side_site, const Vec
   if (m.geoms.type[geom] == GeomType::kSphere) {
     // In-plane axes: e0 along p0, e1 perpendicular to it towards p1.
     Vector3d normal = p0.cross(p1);
-    if (normal.squaredNorm() < kTiny) {
+    if (normal.squaredNorm() < kMinValue) {
       // p0, centre and p1 in a line: any plane through them is a shortest
       // path; take the one containing the side point, else a fixed one.
       normal = p0.cross(side3);
-      if (normal.squaredNorm() < kTiny) normal = p0.cross(Vector3d::UnitZ());
-      if (normal.squaredNorm() < kTiny) normal = p0.cross(Vector3d::UnitY());
+      if (normal.squaredNorm() < kMinValue) normal = p0.cross(Vector3d::UnitZ());
+      if (normal.squaredNorm() < kMinValue) normal = p0.cross(Vector3d::UnitY());
     }
     const Vector3d e0 = p0.normalized();
     const Vector3d e1 = normal.cross(e0).normalized();
@@ -165,8 +163,8 @@ bool wrap_geom(const Model& m, const Data& d, int geom, int side_site, const Vec
     const double l0 = (q0 - c.t0).norm(), arc = r * c.angle, l1 = (q1 - c.t1).norm();
     const double total = l0 + arc + l1;
     const double dz = p1.z() - p0.z();
-    const double z0 = total > kTiny ? p0.z() + dz * l0 / total : p0.z();
-    const double z1 = total > kTiny ? p0.z() + dz * (l0 + arc) / total : p0.z();
+    const double z0 = total > kMinValue ? p0.z() + dz * l0 / total : p0.z();
+    const double z1 = total > kMinValue ? p0.z() + dz * (l0 + arc) / total : p0.z();
     t0 = Vector3d(c.t0.x(), c.t0.y(), z0);
     t1 = Vector3d(c.t1.x(), c.t1.y(), z1);
     arc_length = std::sqrt(arc * arc + (z1 - z0) * (z1 - z0));

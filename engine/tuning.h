@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "model/solver_params.h"
+#include "../model/solver_params.h"
 
 namespace pliant {
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "model/load_error.h"
+#include "model/numeric_limits.h"
 
 namespace pliant {
 
@@ -49,6 +50,14 @@ bool AttributeReader::read_numbers(const std::string& name, std::vector<double>&
   if (!parse_numbers(*value, out)) {
     fail("attribute '" + name + "' of <" + node_.name + "> has '" + *value +
          "', which is not a list of finite numbers");
+  }
+  for (const double v : out) {
+    if (std::abs(v) > kMaxValue) {
+      std::ostringstream number;
+      number << v;
+      fail("attribute '" + name + "' of <" + node_.name + "> has " + number.str() +
+           ", beyond the largest magnitude a model value may have (1e10)");
+    }
   }
   const int count = static_cast<int>(out.size());
   if (count < min_count || count > max_count) {

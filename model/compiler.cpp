@@ -8,12 +8,11 @@
 #include "model/load_error.h"
 #include "model/mesh.h"
 #include "model/mesh_hull.h"
+#include "model/numeric_limits.h"
 #include "model/orientation.h"
 
 namespace pliant {
 namespace {
-
-constexpr double kMinValue = 1e-15;  // smallest mass or inertia a moving body may have
 
 [[noreturn]] void fail(const SourceLocation& where, const std::string& message) {
   throw LoadError(where.file, where.line, message);

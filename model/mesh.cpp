@@ -32,6 +32,7 @@ extern "C" {
 #endif
 
 #include "model/load_error.h"
+#include "model/numeric_limits.h"
 
 namespace pliant {
 namespace {
@@ -44,9 +45,6 @@ struct RawMesh {
   std::vector<FloatVertex> vertices;
   std::vector<Face> faces;
 };
-
-// Smallest area / volume / length MuJoCo accepts (its mjMINVAL).
-constexpr double kMinVal = 1e-15;
 
 [[noreturn]] void fail(const std::string& xml_file, int xml_line, const std::string& message) {
   throw LoadError(xml_file, xml_line, message);
@@ -567,7 +565,7 @@ TriangleMesh to_triangle_mesh(RawMesh raw) {
 // Per-triangle quantities as 2.2.2 forms them from float corners a, b, c:
 // centre = (a + b + c) / 3 summed and divided in single precision; edges
 // b - a and c - a in single precision; normal = (b - a) x (c - a) in double,
-// normalised; area = |normal| / 2. Triangles with |normal| < kMinVal get area
+// normalised; area = |normal| / 2. Triangles with |normal| < kMinValue get area
 // 0 (and an unnormalised normal, which then never matters).
 struct TriangleInfo {
   Eigen::Vector3d center;
@@ -590,7 +588,7 @@ TriangleInfo triangle_info(const FloatVertex& a, const FloatVertex& b, const Flo
   t.normal[2] = e1[0] * e2[1] - e1[1] * e2[0];
   const double len =
       std::sqrt(t.normal[0] * t.normal[0] + t.normal[1] * t.normal[1] + t.normal[2] * t.normal[2]);
-  if (len < kMinVal) {
+  if (len < kMinValue) {
     t.area = 0;
     return t;
   }
@@ -648,7 +646,7 @@ Eigen::Quaterniond quat_mul(const Eigen::Quaterniond& a, const Eigen::Quaternion
 // vanishing quaternion becomes the identity.
 Eigen::Quaterniond quat_normalized(const Eigen::Quaterniond& q) {
   const double norm = std::sqrt(q.w() * q.w() + q.x() * q.x() + q.y() * q.y() + q.z() * q.z());
-  if (norm < kMinVal) return Eigen::Quaterniond(1, 0, 0, 0);
+  if (norm < kMinValue) return Eigen::Quaterniond(1, 0, 0, 0);
   const double inv = 1 / norm;
   return Eigen::Quaterniond(q.w() * inv, q.x() * inv, q.y() * inv, q.z() * inv);
 }
@@ -854,7 +852,7 @@ ProcessedMesh process_mesh(TriangleMesh raw, const std::string& xml_file, int xm
     for (int k = 0; k < 3; ++k) face_center[k] += t.area * t.center[k];
     area += t.area;
   }
-  if (area < kMinVal) {
+  if (area < kMinValue) {
     fail(xml_file, xml_line,
          "mesh surface area is too small (" + std::to_string(area) +
              " m^2); the mesh needs non-degenerate triangles");
@@ -872,7 +870,7 @@ ProcessedMesh process_mesh(TriangleMesh raw, const std::string& xml_file, int xm
     volume += vol;
     for (int k = 0; k < 3; ++k) com[k] += vol * (t.center[k] * 3.0 / 4.0 + face_center[k] / 4.0);
   }
-  if (volume < kMinVal) {
+  if (volume < kMinValue) {
     fail(xml_file, xml_line,
          "mesh volume is too small (" + std::to_string(volume) +
              " m^3); the mesh must enclose a volume" +

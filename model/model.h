@@ -16,7 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "model/solver_params.h"
+#include "solver_params.h"
 
 namespace pliant {
 

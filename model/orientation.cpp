@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "model/attribute_reader.h"
+#include "model/numeric_limits.h"
 #include "model/spec.h"
 
 namespace pliant {
@@ -11,7 +12,7 @@ namespace pliant {
 Eigen::Quaterniond quat_z_to_vector(const Eigen::Vector3d& direction) {
   const Eigen::Vector3d z(0, 0, 1);
   const double length = direction.norm();
-  if (length < 1e-15) return Eigen::Quaterniond::Identity();
+  if (length < kMinValue) return Eigen::Quaterniond::Identity();
   const Eigen::Vector3d v = direction / length;
   Eigen::Vector3d axis = z.cross(v);
   const double sine = axis.norm();
@@ -54,12 +55,12 @@ std::optional<Eigen::Quaterniond> read_orientation(AttributeReader& reader,
   Eigen::Vector3d v3;
   Eigen::Matrix<double, 6, 1> v6;
   if (reader.read("quat", v4)) {
-    if (v4.norm() < 1e-15) reader.fail("attribute 'quat' must not be zero");
+    if (v4.norm() < kMinValue) reader.fail("attribute 'quat' must not be zero");
     return Eigen::Quaterniond(v4[0], v4[1], v4[2], v4[3]).normalized();
   }
   if (reader.read("axisangle", v4)) {
     const Eigen::Vector3d axis = v4.head<3>();
-    if (axis.norm() < 1e-15) reader.fail("the axis of 'axisangle' must not be zero");
+    if (axis.norm() < kMinValue) reader.fail("the axis of 'axisangle' must not be zero");
     return Eigen::Quaterniond(Eigen::AngleAxisd(v4[3] * angle_unit, axis.normalized()));
   }
   if (reader.read("euler", v3)) {
@@ -68,10 +69,10 @@ std::optional<Eigen::Quaterniond> read_orientation(AttributeReader& reader,
   if (reader.read("xyaxes", v6)) {
     Eigen::Vector3d x = v6.head<3>();
     Eigen::Vector3d y = v6.tail<3>();
-    if (x.norm() < 1e-15) reader.fail("the x axis of 'xyaxes' must not be zero");
+    if (x.norm() < kMinValue) reader.fail("the x axis of 'xyaxes' must not be zero");
     x.normalize();
     y -= x * x.dot(y);
-    if (y.norm() < 1e-15) reader.fail("the axes of 'xyaxes' must not be parallel");
+    if (y.norm() < kMinValue) reader.fail("the axes of 'xyaxes' must not be parallel");
     y.normalize();
     Eigen::Matrix3d frame;
     frame.col(0) = x;
@@ -80,7 +81,7 @@ std::optional<Eigen::Quaterniond> read_orientation(AttributeReader& reader,
     return Eigen::Quaterniond(frame).normalized();
   }
   reader.read("zaxis", v3);
-  if (v3.norm() < 1e-15) reader.fail("attribute 'zaxis' must not be zero");
+  if (v3.norm() < kMinValue) reader.fail("attribute 'zaxis' must not be zero");
   return quat_z_to_vector(v3);
 }
 

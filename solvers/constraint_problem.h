@@ -12,21 +12,10 @@
 
 #include <vector>
 
+#include "solvers/statistics.h"
 #include "solvers/tree_ldl.h"
 
 namespace pliant {
-
-// Row kinds, with the integer codes of MuJoCo's mjtConstraint.
-enum class RowType : int {
-  kEquality = 0,
-  kFrictionDof = 1,
-  kFrictionTendon = 2,
-  kLimitJoint = 3,
-  kLimitTendon = 4,
-  kContactFrictionless = 5,
-  kContactPyramidal = 6,
-  kContactElliptic = 7,
-};
 
 // One elliptic contact: rows first_row .. first_row + dim - 1 (normal first).
 struct ConeGroup {
@@ -81,24 +70,6 @@ struct ConstraintProblem {
   // Use the dense Cholesky for Newton's Hessian (otherwise an envelope
   // factorisation following the rows' sparsity).
   bool dense_hessian = true;
-};
-
-// What one solver iteration did.
-struct IterationStatistics {
-  double improvement = 0;  // scale * (cost decrease)
-  double gradient = 0;     // scale * |gradient| (primal); 0 for PGS
-  int line_search_evaluations = 0;
-  int active = 0;         // rows not satisfied after the iteration
-  int state_changes = 0;  // rows whose state changed in the iteration
-};
-
-struct SolverStatistics {
-  int iterations = 0;
-  bool converged = false;  // stopped by tolerance (or no descent left), not by the limit
-  double final_improvement = 0;
-  double final_gradient = 0;
-  double cost = 0;                                 // final total cost
-  std::vector<IterationStatistics> per_iteration;  // capacity kept across steps
 };
 
 // A solver's output.

@@ -2,6 +2,7 @@
 
 // Broadphase: candidate body pairs for the narrowphase (internal).
 
+#include "engine/collision/collision_scratch.h"
 #include "engine/data.h"
 
 namespace pliant::collision {

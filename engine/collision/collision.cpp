@@ -16,6 +16,7 @@
 
 #include "engine/collision/broadphase.h"
 #include "engine/collision/pair.h"
+#include "engine/workspace.h"
 
 namespace pliant {
 namespace collision {
@@ -229,7 +230,7 @@ void collide(const Model& m, Data& d) {
   d.contacts.clear();
   const OptionFlags& flags = m.options.flags;
   if (!flags.constraint || !flags.contact || m.body_count() < 2) return;
-  CollisionScratch& s = d.collision_scratch;
+  CollisionScratch& s = workspace(d).collision;
   prepare_collision_tables(m, s);
   const int npair = m.pairs.count();
 

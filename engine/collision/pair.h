@@ -7,13 +7,12 @@
 #include <Eigen/Core>
 
 #include "model/model.h"
+#include "model/numeric_limits.h"
 
 namespace pliant::collision {
 
 using Eigen::Matrix3d;
 
-// Guard against division by (near) zero, as MuJoCo's mjMINVAL.
-constexpr double kMinValue = 1e-15;
 // At most this many contacts between two geoms.
 constexpr int kMaxPairContacts = 50;
 

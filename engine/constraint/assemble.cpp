@@ -5,6 +5,8 @@
 
 #include "engine/kinematics.h"
 #include "engine/spatial.h"
+#include "engine/workspace.h"
+#include "model/numeric_limits.h"
 
 namespace pliant {
 
@@ -40,8 +42,6 @@ bool use_sparse_jacobian(const Model& m) {
 
 namespace {
 
-constexpr double kTiny = 1e-15;
-
 // Builds rows into data.efc. Jacobians are accumulated into a 6 x nv scratch
 // (translation rows 0-2, rotation rows 3-5) that is zero outside use; each
 // row then gathers the columns of the current constraint: the union of the
@@ -53,9 +53,9 @@ class Assembler {
       : m_(m),
         d_(d),
         efc_(d.efc),
-        jac_(d.jacobian_scratch),
-        columns_(d.column_scratch),
-        frame_jac_(d.contact_jacobian_scratch) {
+        jac_(workspace(d).jacobian),
+        columns_(workspace(d).columns),
+        frame_jac_(workspace(d).contact_jacobian) {
     efc_.clear();
     efc_.dense = !use_sparse_jacobian(m);
     if (jac_.cols() != m.nv) jac_.setZero(6, m.nv);
@@ -171,7 +171,7 @@ class Assembler {
         reference_spring(solref, solimp.dmax, m_.options.timestep, m_.options.flags.refsafe);
     for (int i = first; i < efc_.count(); ++i) {
       efc_.impedance.push_back({spring ? kb.K : 0, kb.B, imp.d, imp.derivative});
-      const double r = std::max(kTiny, (1 - imp.d) / imp.d * efc_.diag_approx[i]);
+      const double r = std::max(kMinValue, (1 - imp.d) / imp.d * efc_.diag_approx[i]);
       efc_.R.push_back(r);
       efc_.D.push_back(1 / r);
     }
@@ -289,7 +289,7 @@ class Assembler {
       slope = c[1] + dif * (2 * c[2] + dif * (3 * c[3] + dif * 4 * c[4]));
     }
     columns_.clear();
-    std::vector<double>& row = d_.row_scratch;
+    std::vector<double>& row = workspace(d_).row;
     row.assign(m_.nv, 0);
     if (joint) {
       row[m_.joints.dof_adr[o1]] += 1;
@@ -380,7 +380,7 @@ class Assembler {
         const double theta = axis_angle.norm();
         const double dist = std::max(j.range[i][0], j.range[i][1]) - theta;
         if (dist >= margin) continue;
-        const Vector3d axis = theta > kTiny ? Vector3d(axis_angle / theta) : Vector3d(0, 0, 0);
+        const Vector3d axis = theta > kMinValue ? Vector3d(axis_angle / theta) : Vector3d(0, 0, 0);
         single_dof_columns(dof, 3);
         const int first = efc_.count();
         push_row(ConstraintType::kLimitJoint, i, dist, margin, 0, diag,
@@ -420,7 +420,7 @@ class Assembler {
     // Axis times angle, with the angle in [0, pi] (q and -q are one rotation).
     Quaterniond quat = q.w() < 0 ? Quaterniond(-q.w(), -q.x(), -q.y(), -q.z()) : q;
     const double sine = quat.vec().norm();
-    if (sine < kTiny) return Vector3d::Zero();
+    if (sine < kMinValue) return Vector3d::Zero();
     const double angle = 2 * std::atan2(sine, quat.w());
     return quat.vec() / sine * angle;
   }
@@ -482,7 +482,7 @@ class Assembler {
         }
         finish_constraint(first, con.solref, solimp, violation, true);
         const double r0 = efc_.R[first];
-        const double r = std::max(kTiny, 2 * mu * mu * r0);
+        const double r = std::max(kMinValue, 2 * mu * mu * r0);
         adjust_contact_regulariser(first, [&](int) { return r; });
       } else {
         for (int j = 0; j < dim; ++j) {
@@ -497,7 +497,7 @@ class Assembler {
         const double r1 = efc_.R[first] / impratio;
         adjust_contact_regulariser(first + 1, [&](int j) {
           const double ratio = con.friction[0] / con.friction[j];
-          return std::max(kTiny, r1 * ratio * ratio);
+          return std::max(kMinValue, r1 * ratio * ratio);
         });
       }
       clear_jacobian();

@@ -10,8 +10,8 @@
 
 #include <vector>
 
-#include "engine/constraint/impedance.h"
-#include "solvers/constraint_problem.h"
+#include "../../solvers/statistics.h"
+#include "impedance.h"
 
 namespace pliant {
 

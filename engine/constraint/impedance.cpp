@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/numeric_limits.h"
+
 namespace pliant {
 namespace {
 constexpr double kMinImpedance = 1e-4, kMaxImpedance = 0.9999;
-constexpr double kTiny = 1e-15;
 }  // namespace
 
 SolImp sanitize(const SolImp& s) {
@@ -26,7 +27,7 @@ SolRef sanitize(const SolRef& s) {
 }
 
 ImpedanceValue impedance(const SolImp& s, double r) {
-  if (s.dmin == s.dmax || s.width <= kTiny) return {0.5 * (s.dmin + s.dmax), 0};
+  if (s.dmin == s.dmax || s.width <= kMinValue) return {0.5 * (s.dmin + s.dmax), 0};
   const double x = std::abs(r) / s.width;
   if (x >= 1) return {s.dmax, 0};
   if (x <= 0) return {s.dmin, 0};
@@ -53,7 +54,7 @@ SpringDamper reference_spring(const SolRef& solref, double dmax, double timestep
   if (solref.timeconst > 0) {
     const double timeconst = refsafe ? std::max(solref.timeconst, 2 * timestep) : solref.timeconst;
     const double dampratio = solref.dampratio;
-    return {1 / std::max(kTiny, dmax * dmax * timeconst * timeconst * dampratio * dampratio),
+    return {1 / std::max(kMinValue, dmax * dmax * timeconst * timeconst * dampratio * dampratio),
             2 / (dmax * timeconst)};
   }
   // Direct form: (-stiffness, -damping), per unit impedance.

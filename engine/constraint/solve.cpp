@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/workspace.h"
 #include "solvers/cg_solver.h"
 #include "solvers/cost.h"
 #include "solvers/newton_solver.h"
@@ -15,7 +16,7 @@ namespace {
 // workspace's storage, everything else by pointer).
 ConstraintProblem make_problem(const Model& m, Data& d) {
   ConstraintRows& efc = d.efc;
-  SolverWorkspace& w = d.solver_workspace;
+  SolverWorkspace& w = workspace(d).solver;
   const int nefc = efc.count();
   w.cone_of_row.assign(nefc, -1);
   w.cones.clear();
@@ -75,7 +76,7 @@ void solve_constraints(const Model& m, Data& d) {
     d.qfrc_constraint.setZero();
     return;
   }
-  SolverWorkspace& w = d.solver_workspace;
+  SolverWorkspace& w = workspace(d).solver;
   ConstraintProblem p = make_problem(m, d);
   w.prepare(p);
 

@@ -2,11 +2,10 @@
 // and the force of a contact.
 //
 //   basic [MODEL.xml] [BODY]
+#include <pliant/pliant.h>
+
 #include <cstdio>
 #include <string>
-
-#include "engine/forward.h"
-#include "engine/load.h"
 
 int main(int argc, char** argv) {
   const std::string path = argc > 1 ? argv[1] : PLIANT_DEFAULT_SCENE;
@@ -18,6 +17,7 @@ int main(int argc, char** argv) {
     const int body = model.id(pliant::ObjectType::kBody, body_name);
     if (body < 0) return std::fprintf(stderr, "no body '%s'\n", body_name.c_str()), 2;
     const pliant::Vector3d& p = data.xpos[body];
+    std::printf("Pliant %s\n", pliant::version());
     std::printf("t = %.3f s: %s at (%.4f, %.4f, %.4f) m\n", data.time, body_name.c_str(), p.x(),
                 p.y(), p.z());
     if (!data.contacts.empty() && data.contacts[0].efc_address >= 0) {

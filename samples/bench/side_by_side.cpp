@@ -311,15 +311,15 @@ int main(int argc, char** argv) {
     settings.round_seconds = 0.02;
     settings.min_steps = 20;
   }
-  const std::string samples = PLIANT_MUJOCO_MODELS, corpus = PLIANT_CORPUS;
+  const std::string samples = PLIANT_MUJOCO_MODELS, test_models = PLIANT_TEST_MODELS;
   const std::vector<Workload> models = {
       {"humanoid", samples + "/humanoid/humanoid.xml", 0, 0.1},
       {"22_humanoids", samples + "/humanoid/22_humanoids.xml", 0, 0.1},
       {"humanoid100", samples + "/humanoid100/humanoid100.xml", 0, 0.1},
-      {"cheetah", corpus + "/dm_control/cheetah.xml", 0, 0.1},
-      {"walker", corpus + "/dm_control/walker.xml", 0, 0.1},
-      {"finger", corpus + "/dm_control/finger.xml", 0, 0.1},
-      {"robotiq_2f85 scene", corpus + "/menagerie/robotiq_2f85/scene.xml", 0, 0.1},
+      {"cheetah", test_models + "/dm_control/cheetah.xml", 0, 0.1},
+      {"walker", test_models + "/dm_control/walker.xml", 0, 0.1},
+      {"finger", test_models + "/dm_control/finger.xml", 0, 0.1},
+      {"robotiq_2f85 scene", test_models + "/menagerie/robotiq_2f85/scene.xml", 0, 0.1},
   };
   const std::vector<int> piles = {10, 100, 300, 1000};
 

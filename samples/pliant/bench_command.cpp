@@ -11,6 +11,7 @@
 #include "samples/bench/workloads.h"
 #include "samples/pliant/commands.h"
 #include "samples/pliant/stepping_options.h"
+#include "samples/runner/warning_printer.h"
 
 namespace pliant::cli {
 namespace {
@@ -34,9 +35,15 @@ void run_bench(const BenchOptions& o) {
   Data data(model);
   bench::ControlNoise noise(o.stepping.ctrl_noise);
   bench::StepTally warmup_tally, tally;
+  // Warnings are read between the runs, not per step, to keep the timed loop
+  // as it is.
+  WarningPrinter warnings(model, std::cerr);
   bench::step_pliant(model, data, o.warmup, noise, warmup_tally);
+  warnings.after_step(data);
   data.timers.enabled = o.profile;
   const double seconds = bench::step_pliant(model, data, o.steps, noise, tally);
+  warnings.after_step(data);
+  warnings.summary(data);
 
   nlohmann::ordered_json line;
   line["steps"] = o.steps;

@@ -12,6 +12,7 @@
 #include "samples/bench/workloads.h"
 #include "samples/pliant/commands.h"
 #include "samples/pliant/stepping_options.h"
+#include "samples/runner/warning_printer.h"
 
 namespace pliant::cli {
 namespace {
@@ -148,6 +149,7 @@ void run_dump(const DumpOptions& o) {
     reset_to_keyframe(model, data, o.key);
   }
   bench::ControlNoise noise(o.stepping.ctrl_noise);
+  WarningPrinter warnings(model, std::cerr);
   for (long s = 0; s < o.steps; ++s) {
     noise.fill(data.ctrl.data(), model.nu);
     if (s % o.every == 0) {
@@ -156,7 +158,9 @@ void run_dump(const DumpOptions& o) {
       print_step(s, model, data);
     }
     step(model, data);
+    warnings.after_step(data);
   }
+  warnings.summary(data);
 }
 
 }  // namespace

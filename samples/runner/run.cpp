@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "engine/forward.h"
@@ -11,6 +13,7 @@
 #include "engine/spatial.h"
 #include "model/attribute_reader.h"
 #include "model/load_error.h"
+#include "samples/runner/warning_printer.h"
 
 namespace pliant::runner {
 namespace {
@@ -299,6 +302,7 @@ RunResult run_scenario(const Scenario& s, const RunOptions& options) {
   const double eps = 1e-9;
 
   forward(model, data);
+  WarningPrinter warnings(model, std::cerr);
   while (true) {
     const double h = model.options.timestep;
     // Actions due now.
@@ -355,8 +359,10 @@ RunResult run_scenario(const Scenario& s, const RunOptions& options) {
     if (options.progress) draw_progress(std::min(1.0, data.time / s.duration));
     if (data.time >= s.duration - eps) break;
     step(model, data);
+    warnings.after_step(data);
     ++result.steps;
   }
+  warnings.summary(data);
   if (options.progress) std::fprintf(stderr, "\r%60s\r", "");
   result.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.simulated = data.time;
@@ -480,32 +486,25 @@ std::string format_report(const RunResult& r) {
   return out.str();
 }
 
-namespace {
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-}  // namespace
-
 std::string format_json(const RunResult& r) {
-  std::ostringstream out;
-  out << "{\"scenario\":" << json_string(r.scenario) << ",\"model\":" << json_string(r.model)
-      << ",\"passed\":" << (r.passed() ? "true" : "false") << ",\"steps\":" << r.steps
-      << ",\"simulated\":" << number(r.simulated) << ",\"wall\":" << number(r.wall)
-      << ",\"steps_per_second\":" << number(r.steps / std::max(r.wall, 1e-9)) << ",\"checks\":[";
-  for (size_t i = 0; i < r.checks.size(); ++i) {
-    const CheckResult& c = r.checks[i];
-    out << (i ? "," : "") << "{\"line\":" << c.line << ",\"check\":" << json_string(c.description)
-        << ",\"measured\":" << json_string(c.measured)
-        << ",\"expected\":" << json_string(c.expected) << ",\"error\":" << number(c.error)
-        << ",\"pass\":" << (c.pass ? "true" : "false") << "}";
+  nlohmann::ordered_json out;
+  out["scenario"] = r.scenario;
+  out["model"] = r.model;
+  out["passed"] = r.passed();
+  out["steps"] = r.steps;
+  out["simulated"] = r.simulated;
+  out["wall"] = r.wall;
+  out["steps_per_second"] = r.steps / std::max(r.wall, 1e-9);
+  out["checks"] = nlohmann::ordered_json::array();
+  for (const CheckResult& c : r.checks) {
+    out["checks"].push_back({{"line", c.line},
+                             {"check", c.description},
+                             {"measured", c.measured},
+                             {"expected", c.expected},
+                             {"error", c.error},
+                             {"pass", c.pass}});
   }
-  out << "]}";
-  return out.str();
+  return out.dump();
 }
 
 void write_csv(const RunResult& r, const std::string& path) {

@@ -1,6 +1,6 @@
 #pragma once
 
-// The models every conformance test runs over: the shared corpus and the
+// The models every conformance test runs over: third_party/models and the
 // rigid sample models that Debian's libmujoco-samples installs.
 
 #include <string>
@@ -9,18 +9,18 @@
 namespace pliant::conformance {
 
 inline std::vector<std::string> conformance_models() {
-  const std::string corpus = PLIANT_CORPUS;
+  const std::string test_models = PLIANT_TEST_MODELS;
   const std::string samples = PLIANT_MUJOCO_MODELS;
   std::vector<std::string> models;
   for (const char* name : {"acrobot", "ball_in_cup", "cartpole", "cheetah", "finger", "fish",
                            "hopper", "humanoid", "humanoid_CMU", "lqr", "manipulator", "pendulum",
                            "point_mass", "quadruped", "reacher", "stacker", "swimmer", "walker"}) {
-    models.push_back(corpus + "/dm_control/" + name + ".xml");
+    models.push_back(test_models + "/dm_control/" + name + ".xml");
   }
   for (const char* name : {"robotiq_2f85/2f85.xml", "robotiq_2f85/scene.xml",
                            "wonik_allegro/left_hand.xml", "wonik_allegro/right_hand.xml",
                            "wonik_allegro/scene_left.xml", "wonik_allegro/scene_right.xml"}) {
-    models.push_back(corpus + "/menagerie/" + name);
+    models.push_back(test_models + "/menagerie/" + name);
   }
   for (const char* name :
        {"humanoid/humanoid.xml", "humanoid/22_humanoids.xml", "humanoid100/humanoid100.xml",

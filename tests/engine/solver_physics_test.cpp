@@ -207,7 +207,7 @@ const char* kBoxPile = R"(
 
 // Bit-identical trajectories run after run.
 TEST(SolverPhysics, DeterministicTrajectories) {
-  const Model humanoid = load_model(std::string(PLIANT_CORPUS) + "/dm_control/humanoid.xml");
+  const Model humanoid = load_model(std::string(PLIANT_TEST_MODELS) + "/dm_control/humanoid.xml");
   const Model pile = load_model_from_string(kBoxPile);
   const uint64_t h1 = hash_trajectory(humanoid, 1000), h2 = hash_trajectory(humanoid, 1000);
   const uint64_t p1 = hash_trajectory(pile, 1000), p2 = hash_trajectory(pile, 1000);

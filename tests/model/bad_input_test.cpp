@@ -66,6 +66,8 @@ const std::vector<BadFile>& bad_files() {
       {"nan_number.xml", 3, {"'pos' of <body> has '0 nan 0'", "not a list of finite numbers"}},
       {"inf_number.xml", 5, {"'mass' of <geom> has 'inf'", "not a list of finite numbers"}},
       {"number_overflow.xml", 2, {"'timestep' of <option> has '1e999'", "finite numbers"}},
+      // Finite but beyond any physical quantity.
+      {"huge_number.xml", 3, {"'pos' of <body> has 1e+300", "largest magnitude", "1e10"}},
       {"bad_integer.xml", 3, {"'contype' of <geom>", "whole numbers"}},
       // Keywords and booleans list the accepted words.
       {"bad_enum.xml",

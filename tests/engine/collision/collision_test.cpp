@@ -13,6 +13,7 @@
 #include "engine/collision/pair.h"
 #include "engine/kinematics.h"
 #include "engine/load.h"
+#include "engine/workspace.h"
 
 namespace pliant {
 namespace {
@@ -181,7 +182,7 @@ TEST(Collision, ThousandBoxesAreNotQuadratic) {
   Data data(model);
   kinematics(model, data);
   collide(model, data);
-  EXPECT_LT(data.collision_scratch.body_pairs.size(), 20000u);
+  EXPECT_LT(workspace(data).collision.body_pairs.size(), 20000u);
   EXPECT_GE(data.contacts.size(), 400u);
 }
 

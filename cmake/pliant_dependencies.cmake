@@ -1,0 +1,26 @@
+# The libraries Pliant's static libraries need, as targets. Used by the build
+# and, installed beside pliantConfig.cmake, by find_package(pliant), so that
+# an outside project links the same libraries.
+include(CMakeFindDependencyMacro)
+find_dependency(Eigen3 3.4 NO_MODULE)
+find_dependency(tinyxml2)
+if(NOT TARGET pliant_deps::tinyobjloader)
+  find_library(PLIANT_TINYOBJLOADER_LIBRARY tinyobjloader)
+  find_library(PLIANT_QHULL_LIBRARY qhull_r)
+  foreach(dep TINYOBJLOADER QHULL)
+    if(NOT PLIANT_${dep}_LIBRARY)
+      set(message "Pliant needs ${dep} (Debian: libtinyobjloader-dev, libqhull-dev)")
+      if(CMAKE_FIND_PACKAGE_NAME STREQUAL "pliant")
+        set(pliant_FOUND FALSE)
+        set(pliant_NOT_FOUND_MESSAGE "${message}")
+        return()
+      endif()
+      message(FATAL_ERROR "${message}")
+    endif()
+  endforeach()
+  add_library(pliant_deps::tinyobjloader UNKNOWN IMPORTED)
+  set_target_properties(pliant_deps::tinyobjloader PROPERTIES
+    IMPORTED_LOCATION "${PLIANT_TINYOBJLOADER_LIBRARY}")
+  add_library(pliant_deps::qhull_r UNKNOWN IMPORTED)
+  set_target_properties(pliant_deps::qhull_r PROPERTIES IMPORTED_LOCATION "${PLIANT_QHULL_LIBRARY}")
+endif()

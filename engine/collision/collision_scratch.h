@@ -1,0 +1,35 @@
+#pragma once
+
+// Working memory of the collision stage (internal: part of the step's
+// workspace inside Data, not of the public API).
+
+#include <cstdint>
+#include <vector>
+
+namespace pliant {
+
+// Working memory of the collision stage, kept in Data so that a step makes no
+// heap allocation once the vectors have grown. The per-model tables are built
+// on the first call for a model and rebuilt when the model changes.
+struct CollisionScratch {
+  const void* model = nullptr;  // the model the tables were built for
+  int geom_count = -1, body_count = -1, pair_count = -1, exclude_count = -1;
+  // Per model.
+  std::vector<int> body_geom_adr, body_geom_count, body_geoms;  // collidable geoms per body
+  std::vector<char> body_global;            // bodies paired with every other (static, with a plane)
+  std::vector<int> weld_parent;             // weld body of the parent of each body's weld body
+  std::vector<int> pair_order;              // explicit pairs sorted by body-pair signature
+  std::vector<uint64_t> pair_signature;     // of pair_order[i]
+  std::vector<uint64_t> exclude_signature;  // sorted
+  std::vector<int> sap_bodies;              // bodies taking part in sweep and prune
+  // Per step.
+  std::vector<double> box_lo, box_hi;  // 3 per body, world axes
+  std::vector<int> order;
+  std::vector<double>
+      sweep;  // per body in sweep order: lo, hi along the sweep axis, then the others
+  std::vector<uint64_t> body_pairs;
+  std::vector<uint64_t> pairs_unsorted;  // broadphase output before ordering
+  std::vector<int> pair_bucket;          // per body + 1: start of its pairs in the ordering
+};
+
+}  // namespace pliant

@@ -1,0 +1,31 @@
+#pragma once
+
+// Working memory of the step's stages, kept inside Data (privately) so that a
+// steady-state step makes no heap allocation. Internal to the engine: not
+// part of the installed API.
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "engine/collision/collision_scratch.h"
+#include "engine/data.h"
+#include "solvers/workspace.h"
+
+namespace pliant {
+
+struct Workspace {
+  CollisionScratch collision;  // collide()
+  SolverWorkspace solver;      // the constraint solvers
+  VectorXd scratch_nv;
+  VectorXd factor;                       // nM: M + h diag(damping) for implicit damping
+  VectorXd factor_diagonal, force;       // nv
+  Eigen::MatrixXd jacobian;              // 6 x nv, zero between uses
+  std::vector<int> columns;              // one row's columns
+  std::vector<double> row;               // one row's values
+  std::vector<double> contact_jacobian;  // 6 x nv
+};
+
+// The workspace of `data`.
+Workspace& workspace(Data& data);
+
+}  // namespace pliant

@@ -1,0 +1,21 @@
+#pragma once
+
+// Pliant's public API in one header:
+//
+//   #include <pliant/pliant.h>
+//
+//   const pliant::Model model = pliant::load_model("scene.xml");  // throws pliant::LoadError
+//   pliant::Data data(model);                                      // one Data per thread
+//   for (int i = 0; i < 1000; ++i) pliant::step(model, data);
+//
+// Model (model/model.h) is the compiled, immutable model; Data
+// (engine/data.h) the state and every stage's results; forward.h the step;
+// tuning.h the contact design helpers behind `pliant tune`.
+
+#include "engine/data.h"
+#include "engine/forward.h"
+#include "engine/load.h"
+#include "engine/tuning.h"
+#include "model/load_error.h"
+#include "model/model.h"
+#include "version.h"
