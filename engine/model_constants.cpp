@@ -1,14 +1,55 @@
 #include "engine/model_constants.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "engine/actuation.h"
 #include "engine/dynamics.h"
 #include "engine/forward.h"
 #include "engine/kinematics.h"
 #include "engine/parameter_warnings.h"
+#include "model/numeric_limits.h"
 
 namespace pliant {
+namespace {
+
+// Which bodies are "simple" (MuJoCo 3.x's body_simple): 1 when the body's
+// inertial frame is its own frame, it is a root (or hangs from a static child
+// of the world), it has no child bodies, and its joints sit at the body
+// origin along coordinate axes with no rotational joint before another joint;
+// 2 when, in addition, all its joints are slides. A level-2 body moves only by
+// translation, so its inverse weights are 1 / mass.
+void classify_simple_bodies(Model& m) {
+  constexpr double kAxisEps = 1e-14;  // MuJoCo's mjEPS
+  Bodies& b = m.bodies;
+  const Joints& j = m.joints;
+  b.simple.assign(b.count(), 0);
+  b.simple[0] = 1;  // the world: its own root, inertial frame at its origin
+  for (int i = 1; i < b.count(); ++i) {
+    const int parent = b.parent[i];
+    const bool same_frame =
+        b.ipos[i].isZero(0) && b.iquat[i].w() == 1 && b.iquat[i].vec().isZero(0);
+    const bool rooted = b.root[i] == i || (b.parent[parent] == 0 && b.dof_count[parent] == 0);
+    b.simple[i] = same_frame && rooted ? 1 : 0;
+    if (parent > 0) b.simple[parent] = 0;
+    bool rotation_found = false, all_slides = true;
+    for (int k = b.joint_adr[i]; k < b.joint_adr[i] + b.joint_count[i]; ++k) {
+      const JointType type = j.type[k];
+      int axes = 0;
+      for (int c = 0; c < 3; ++c) axes += std::abs(j.axis[k][c]) > kAxisEps;
+      const bool scalar = type == JointType::kHinge || type == JointType::kSlide;
+      if (rotation_found || !j.pos[k].isZero(0) || (scalar && axes != 1)) b.simple[i] = 0;
+      if (type == JointType::kBall || type == JointType::kHinge) rotation_found = true;
+      all_slides = all_slides && type == JointType::kSlide;
+    }
+    if (b.simple[i] && b.dof_count[i] > 0 && all_slides) b.simple[i] = 2;
+  }
+}
+
+}  // namespace
 
 void compute_model_constants(Model& m) {
+  classify_simple_bodies(m);
   Data d(m);
   forward_position(m, d);
   const int nv = m.nv;
@@ -21,8 +62,18 @@ void compute_model_constants(Model& m) {
     minv_jt = jac.transpose();
     for (int c = 0; c < 6; ++c) solve_mass(m, d, minv_jt.col(c).data());
     const Eigen::Matrix<double, 6, 6> a = jac * minv_jt;
-    m.bodies.invweight0[b] =
-        Vector2d((a(0, 0) + a(1, 1) + a(2, 2)) / 3, (a(3, 3) + a(4, 4) + a(5, 5)) / 3);
+    double translation = (a(0, 0) + a(1, 1) + a(2, 2)) / 3;
+    double rotation = (a(3, 3) + a(4, 4) + a(5, 5)) / 3;
+    // As MuJoCo 3.3.8: a body that only translates has weights 1 / mass
+    // and 0 (MuJoCo 2.2.2 averaged the translational diagonal over three
+    // axes, a third or two thirds of this for one or two slides).
+    if (m.bodies.weld[b] == 0) {
+      translation = rotation = 0;
+    } else if (m.bodies.simple[b] == 2) {
+      translation = 1 / std::max(kMinValue, m.bodies.mass[b]);
+      rotation = 0;
+    }
+    m.bodies.invweight0[b] = Vector2d(translation, rotation);
   }
 
   // The joint's diagonal block of M^-1: free joints average translation and
@@ -37,6 +88,11 @@ void compute_model_constants(Model& m) {
   }
   for (int j = 0; j < m.joints.count(); ++j) {
     const int dof = m.joints.dof_adr[j];
+    const int body = m.joints.body[j];
+    if (m.bodies.simple[body] == 2) {
+      m.dofs.invweight0[dof] = 1 / std::max(kMinValue, m.bodies.mass[body]);
+      continue;
+    }
     auto average = [&](int first, int count) {
       double sum = 0;
       for (int k = 0; k < count; ++k) sum += minv_diagonal[first + k];

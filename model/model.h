@@ -143,6 +143,9 @@ struct Bodies {
   std::vector<double> subtree_mass;  // kg
   std::vector<Vector3d> inertia;     // kg m^2, principal moments in the inertial frame
   std::vector<Vector2d> invweight0;  // (translational, rotational); filled by the dynamics
+  // 0, 1 or 2 as MuJoCo 3.x's body_simple (see classify_simple_bodies in
+  // engine/model_constants.cpp); filled with the model constants.
+  std::vector<int> simple;
   std::vector<std::string> name;
   int count() const { return static_cast<int>(parent.size()); }
 };

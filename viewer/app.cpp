@@ -37,7 +37,7 @@ constexpr double kFrameSeconds = 1.0 / kRecordingFps;  // simulated per headless
 class App {
  public:
   App(GlContext& context, const ViewOptions& options)
-      : context_(context), window_(context.window()), options_(options) {}
+      : window_(context.window()), options_(options) {}
 
   int run();
 
@@ -80,7 +80,6 @@ class App {
   PickResult pick_at(double x, double y);
   void select_at(double x, double y);
 
-  GlContext& context_;
   GLFWwindow* window_;
   ViewOptions options_;
   std::unique_ptr<Renderer> renderer_;

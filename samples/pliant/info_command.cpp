@@ -6,6 +6,7 @@
 
 #include "engine/load.h"
 #include "samples/pliant/commands.h"
+#include "samples/pliant/compiled_fields.h"
 
 namespace pliant::cli {
 namespace {
@@ -14,70 +15,21 @@ int g_exit_code = 0;
 
 using nlohmann::json;
 
-template <class T>
-json flat(const std::vector<T>& rows) {
-  json out = json::array();
-  for (const T& row : rows) {
-    for (int i = 0; i < static_cast<int>(row.size()); ++i) out.push_back(row[i]);
-  }
-  return out;
-}
-
-json flat(const std::vector<Quaterniond>& rows) {
-  json out = json::array();
-  for (const Quaterniond& q : rows) {
-    for (double v : {q.w(), q.x(), q.y(), q.z()}) out.push_back(v);
-  }
-  return out;
-}
-
-template <class E>
-json codes(const std::vector<E>& values) {
-  json out = json::array();
-  for (E v : values) out.push_back(static_cast<int>(v));
-  return out;
-}
-
+// Every compiled field under MuJoCo's name: sizes and options as numbers,
+// the rest as flat arrays.
 json info_json(const Model& m) {
   json j;
-  j["nq"] = m.nq;
-  j["nv"] = m.nv;
-  j["nu"] = m.nu;
-  j["nbody"] = m.bodies.count();
-  j["njnt"] = m.joints.count();
-  j["ngeom"] = m.geoms.count();
-  j["nsite"] = m.sites.count();
-  j["neq"] = m.equalities.count();
-  j["ntendon"] = m.tendons.count();
-  j["body_parentid"] = m.bodies.parent;
-  j["body_mass"] = m.bodies.mass;
-  j["body_pos"] = flat(m.bodies.pos);
-  j["body_quat"] = flat(m.bodies.quat);
-  j["body_ipos"] = flat(m.bodies.ipos);
-  j["body_iquat"] = flat(m.bodies.iquat);
-  j["body_inertia"] = flat(m.bodies.inertia);
-  j["jnt_type"] = codes(m.joints.type);
-  j["jnt_qposadr"] = m.joints.qpos_adr;
-  j["jnt_dofadr"] = m.joints.dof_adr;
-  j["jnt_range"] = flat(m.joints.range);
-  j["dof_armature"] = m.dofs.armature;
-  j["dof_damping"] = m.dofs.damping;
-  j["geom_type"] = codes(m.geoms.type);
-  j["geom_bodyid"] = m.geoms.body;
-  j["geom_size"] = flat(m.geoms.size);
-  j["geom_pos"] = flat(m.geoms.pos);
-  j["geom_quat"] = flat(m.geoms.quat);
-  j["geom_rbound"] = m.geoms.rbound;
-  j["geom_friction"] = flat(m.geoms.friction);
-  json solref = json::array(), solimp = json::array();
-  for (const SolRef& s : m.geoms.solref) solref.insert(solref.end(), {s.timeconst, s.dampratio});
-  for (const SolImp& s : m.geoms.solimp) {
-    solimp.insert(solimp.end(), {s.dmin, s.dmax, s.width, s.midpoint, s.power});
+  for (const CompiledField& field : compiled_fields(m)) {
+    json values = json::array();
+    for (double v : field.values) {
+      if (field.integer) {
+        values.push_back(static_cast<long>(v));
+      } else {
+        values.push_back(v);
+      }
+    }
+    j[field.name] = field.scalar ? values[0] : values;
   }
-  j["geom_solref"] = solref;
-  j["geom_solimp"] = solimp;
-  j["qpos0"] = m.qpos0;
-  j["opt_timestep"] = m.options.timestep;
   return j;
 }
 

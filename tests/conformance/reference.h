@@ -6,11 +6,13 @@
 #include <gtest/gtest.h>
 #include <mujoco/mujoco.h>
 
+#include <algorithm>
 #include <memory>
 #include <random>
 #include <string>
 
 #include "engine/data.h"
+#include "engine/load.h"
 
 namespace pliant::conformance {
 
@@ -23,10 +25,39 @@ struct MjDataDeleter {
 using MjModelPtr = std::unique_ptr<mjModel, MjModelDeleter>;
 using MjDataPtr = std::unique_ptr<mjData, MjDataDeleter>;
 
-inline MjModelPtr load_reference(const std::string& path) {
+// Named difference from MuJoCo 2.2.2, where Pliant follows MuJoCo 3.3.8: a
+// body that only translates (MuJoCo 3.x's body_simple == 2: slide joints
+// along coordinate axes, inertial frame at the body origin, no children) has
+// body_invweight0 (1 / mass, 0) and dof_invweight0 1 / mass. MuJoCo 2.2.2
+// averaged the translational diagonal of J M^-1 J^T over three axes, so for
+// k slides it gave k / 3 of that, and a rotational weight from the inertia
+// (measured by Deviation.TranslationOnlyBodyInvweight in
+// smooth_dynamics_conformance_test.cpp). The reference takes 3.3.8's weights
+// so that every downstream comparison (diagApprox, R, aref) stays exact.
+inline void adopt_translation_only_invweights(mjModel& ref, const Model& model) {
+  for (int b = 1; b < ref.nbody; ++b) {
+    if (model.bodies.simple[b] != 2 || model.bodies.weld[b] == 0) continue;
+    const double inverse_mass = 1 / std::max(mjMINVAL, ref.body_mass[b]);
+    ref.body_invweight0[2 * b] = inverse_mass;
+    ref.body_invweight0[2 * b + 1] = 0;
+    for (int k = ref.body_dofadr[b]; k < ref.body_dofadr[b] + ref.body_dofnum[b]; ++k) {
+      ref.dof_invweight0[k] = inverse_mass;
+    }
+  }
+}
+
+// MuJoCo 2.2.2's compiled model as is, without the named differences.
+inline MjModelPtr load_reference_unadjusted(const std::string& path) {
   char error[1000] = "";
   MjModelPtr m(mj_loadXML(path.c_str(), nullptr, error, sizeof(error)));
   EXPECT_TRUE(m) << "MuJoCo could not load " << path << ": " << error;
+  return m;
+}
+
+// MuJoCo 2.2.2's compiled model with the named differences applied.
+inline MjModelPtr load_reference(const std::string& path) {
+  MjModelPtr m = load_reference_unadjusted(path);
+  if (m) adopt_translation_only_invweights(*m, load_model(path));
   return m;
 }
 

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Compares Pliant's compiled model with MuJoCo 3.3.8's, field by field.
+
+    compare_fields.py PLIANT MODEL.xml [--skip f1,f2] [--only f1,f2]
+
+PLIANT is the `pliant` executable: `pliant info --json` gives every compiled
+field under MuJoCo's names; mujoco3.mjs (beside this file, run by node) gives
+the same fields from MuJoCo 3.3.8. Reals must agree to 1e-9 relative (with an
+absolute floor of 1e-9 for values near zero), mesh-derived mass and inertia to
+1e-6; integers exactly. Quaternions are compared up to sign; body inertia as
+the tensor in the body frame (principal axes are not unique when moments
+repeat). Exits 0 when every field agrees, 1 listing the fields that do not,
+2 when a model does not load in one of the engines.
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RELATIVE = 1e-9
+MESH_RELATIVE = 1e-6
+# MuJoCo keeps colours and material properties in single precision: those
+# compare to float32 resolution.
+FLOAT_RELATIVE = 2 ** -23
+FLOAT_FIELDS = {"geom_rgba", "site_rgba", "tendon_rgba", "mat_rgba", "mat_emission",
+                "mat_specular", "mat_shininess", "mat_reflectance", "mat_texrepeat",
+                "light_attenuation", "light_ambient", "light_diffuse", "light_specular",
+                "light_cutoff", "light_exponent"}
+QUAT_FIELDS = {"body_quat", "body_iquat", "geom_quat", "site_quat", "cam_quat", "key_mquat"}
+
+
+def run_json(command):
+    result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    if result.returncode != 0:
+        text = (result.stdout + result.stderr).strip().splitlines()
+        return None, text[-1] if text else "exit %d" % result.returncode
+    return json.loads(result.stdout.splitlines()[-1]), None
+
+
+def as_list(value):
+    return value if isinstance(value, list) else [value]
+
+
+def close(a, b, relative):
+    return abs(a - b) <= relative * max(abs(a), abs(b), 1.0)
+
+
+def quat_rows(values):
+    return [values[i:i + 4] for i in range(0, len(values), 4)]
+
+
+def tensors(inertia, iquat):
+    """Inertia tensors in the body frame: R diag(I) R^T per body."""
+    out = []
+    for i in range(len(inertia) // 3):
+        w, x, y, z = iquat[4 * i:4 * i + 4]
+        r = [[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+             [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+             [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]]
+        d = inertia[3 * i:3 * i + 3]
+        for a in range(3):
+            for b in range(3):
+                out.append(sum(r[a][k] * d[k] * r[b][k] for k in range(3)))
+    return out
+
+
+def compare(name, ours, theirs, mesh_model):
+    ours, theirs = as_list(ours), as_list(theirs)
+    if len(ours) != len(theirs):
+        return "length %d, MuJoCo 3.3.8 %d" % (len(ours), len(theirs))
+    relative = FLOAT_RELATIVE if name in FLOAT_FIELDS else RELATIVE
+    if mesh_model and name in ("body_mass", "body_subtreemass", "body_inertia", "body_ipos",
+                               "body_iquat", "body_invweight0", "dof_invweight0",
+                               "stat_meaninertia", "actuator_acc0", "tendon_invweight0",
+                               "body_inertia (tensor)"):
+        relative = MESH_RELATIVE
+    worst, where = 0.0, -1
+    if name in QUAT_FIELDS:
+        pairs = list(zip(quat_rows(ours), quat_rows(theirs)))
+        for i, (q, p) in enumerate(pairs):
+            sign = -1.0 if sum(a * b for a, b in zip(q, p)) < 0 else 1.0
+            for a, b in zip(q, p):
+                if not close(a, sign * b, relative):
+                    error = abs(a - sign * b)
+                    if error > worst:
+                        worst, where = error, i
+        return None if where < 0 else "quaternion %d differs by %.3g" % (where, worst)
+    for i, (a, b) in enumerate(zip(ours, theirs)):
+        if a is None or b is None or (isinstance(a, float) and math.isnan(a)):
+            return "entry %d: %s against %s" % (i, a, b)
+        if not close(a, b, relative):
+            error = abs(a - b) / max(abs(a), abs(b), 1.0)
+            if error > worst:
+                worst, where = error, i
+    if where < 0:
+        return None
+    return "entry %d: %.17g against %.17g (relative %.3g)" % (where, ours[where], theirs[where],
+                                                              worst)
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__)
+        return 2
+    pliant, model = sys.argv[1], sys.argv[2]
+    options = dict(zip(sys.argv[3::2], sys.argv[4::2]))
+    skip = set(filter(None, options.get("--skip", "").split(",")))
+    only = set(filter(None, options.get("--only", "").split(",")))
+    ours, error = run_json([pliant, "info", model, "--json"])
+    if ours is None:
+        print("Pliant does not load %s: %s" % (model, error))
+        return 2
+    names = [n for n in ours if n not in skip and (not only or n in only)]
+    theirs, error = run_json(["node", os.path.join(HERE, "mujoco3.mjs"), "info", model,
+                              "--fields", ",".join(names + ["body_iquat", "body_inertia"])])
+    if theirs is None or "error" in theirs:
+        print("MuJoCo 3.3.8 does not load %s: %s" % (model, error or theirs.get("error")))
+        return 2
+    mesh_model = ours.get("nmesh", 0) > 0
+    failures = []
+    for name in names:
+        if theirs.get(name) is None:
+            failures.append((name, "MuJoCo 3.3.8 has no field of that name"))
+            continue
+        if name in ("body_inertia", "body_iquat"):
+            continue  # compared as tensors below
+        problem = compare(name, ours[name], theirs[name], mesh_model)
+        if problem:
+            failures.append((name, problem))
+    if "body_inertia" in names:
+        problem = compare("body_inertia (tensor)",
+                          tensors(ours["body_inertia"], ours["body_iquat"]),
+                          tensors(theirs["body_inertia"], theirs["body_iquat"]), mesh_model)
+        if problem:
+            failures.append(("body_inertia (tensor)", problem))
+    print("%s: %d fields compared with MuJoCo 3.3.8, %d differ" %
+          (model, len(names), len(failures)))
+    for name, problem in failures:
+        print("  %-28s %s" % (name, problem))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
