@@ -254,7 +254,6 @@ void actuation(const Model& m, Data& d) {
   d.act_dot.setZero();
   if (!m.options.flags.actuation) return;
 
-  int act_adr = 0;  // activations belong, in order, to the actuators with dynamics
   for (int i = 0; i < m.nu; ++i) {
     const double length = d.actuator_length[i], velocity = d.actuator_velocity[i];
     const double ctrl = effective_ctrl(m, d, i);
@@ -262,13 +261,15 @@ void actuation(const Model& m, Data& d) {
     // act_dot = (ctrl - act) / tau; muscle as above. The force is driven by
     // act when the actuator has dynamics, by ctrl otherwise.
     double input = ctrl;
-    if (a.dyn_type[i] != DynamicsType::kNone) {
+    const int act_adr = a.act_adr[i];
+    if (act_adr >= 0) {
       const double act = d.act[act_adr];
       switch (a.dyn_type[i]) {
         case DynamicsType::kIntegrator:
           d.act_dot[act_adr] = ctrl;
           break;
         case DynamicsType::kFilter:
+        case DynamicsType::kFilterExact:
           d.act_dot[act_adr] = (ctrl - act) / std::max(kMinValue, a.dynprm[i][0]);
           break;
         case DynamicsType::kMuscle:
@@ -277,8 +278,8 @@ void actuation(const Model& m, Data& d) {
         case DynamicsType::kNone:
           break;
       }
-      input = act;
-      ++act_adr;
+      // actearly: the force follows the activation the step will reach.
+      input = a.actearly[i] ? next_activation(m, i, act, d.act_dot[act_adr]) : act;
     }
 
     // Gain: fixed gainprm[0]; affine gainprm[0] + gainprm[1] length +
@@ -321,8 +322,34 @@ void actuation(const Model& m, Data& d) {
     if (a.force_limited[i]) force = std::clamp(force, a.force_range[i][0], a.force_range[i][1]);
     d.actuator_force[i] = force;
   }
-  // Generalized force: qfrc_actuator = moment^T force.
+  // Generalized force: qfrc_actuator = moment^T force, plus gravity
+  // compensation on joints that take it as actuator force, then each
+  // joint's actuatorfrcrange.
   d.qfrc_actuator.noalias() = d.actuator_moment.transpose() * d.actuator_force;
+  const Joints& j = m.joints;
+  for (int k = 0; k < m.nv && m.has_gravcomp; ++k) {
+    if (j.actgravcomp[m.dofs.joint[k]]) d.qfrc_actuator[k] += d.qfrc_gravcomp[k];
+  }
+  for (int k = 0; k < m.nv; ++k) {
+    const int joint = m.dofs.joint[k];
+    if (!j.actfrc_limited[joint]) continue;
+    const Vector2d& range = j.actfrc_range[joint];
+    d.qfrc_actuator[k] = std::clamp(d.qfrc_actuator[k], range[0], range[1]);
+  }
+}
+
+double next_activation(const Model& m, int i, double act, double act_dot) {
+  const Actuators& a = m.actuators;
+  const double h = m.options.timestep;
+  double next = act + h * act_dot;
+  // filterexact integrates act' = (ctrl - act) / tau exactly over the step:
+  // act + (ctrl - act)(1 - exp(-h / tau)).
+  if (a.dyn_type[i] == DynamicsType::kFilterExact) {
+    const double tau = std::max(kMinValue, a.dynprm[i][0]);
+    next = act + act_dot * tau * (1 - std::exp(-h / tau));
+  }
+  if (a.act_limited[i]) next = std::clamp(next, a.act_range[i][0], a.act_range[i][1]);
+  return next;
 }
 
 // Velocity enters the force through affine gains and biases
@@ -331,11 +358,7 @@ void actuation(const Model& m, Data& d) {
 double actuator_velocity_slope(const Model& m, const Data& d, int i) {
   const Actuators& a = m.actuators;
   double input = effective_ctrl(m, d, i);
-  if (a.dyn_type[i] != DynamicsType::kNone) {
-    int act_adr = 0;
-    for (int k = 0; k < i; ++k) act_adr += a.dyn_type[k] != DynamicsType::kNone;
-    input = d.act[act_adr];
-  }
+  if (a.act_adr[i] >= 0) input = d.act[a.act_adr[i]];
   double slope = 0;
   if (a.gain_type[i] == GainType::kAffine) {
     slope += a.gainprm[i][2] * input;
@@ -404,6 +427,21 @@ void compute_actuator_constants(Model& m) {
     column = d.actuator_moment.row(i).transpose();
     solve_mass(m, d, column.data());
     a.acc0[i] = column.norm();
+  }
+  // A position-like actuator (gain kp, bias -kp) with a positive biasprm[2]
+  // was given a damping ratio: its damping is dampratio 2 sqrt(kp m), with m
+  // the inertia its transmission reflects, sum over dofs of M(k,k) /
+  // moment(k)^2 at qpos0 (as MuJoCo 3.x computes it).
+  for (int i = 0; i < m.nu; ++i) {
+    auto& gain = a.gainprm[i];
+    auto& bias = a.biasprm[i];
+    if (gain[0] != -bias[1] || bias[2] <= 0) continue;
+    double mass = 0;
+    for (int k = 0; k < m.nv; ++k) {
+      const double moment = d.actuator_moment(i, k);
+      if (moment * moment > kMinValue) mass += d.qM[m.dofs.madr[k]] / (moment * moment);
+    }
+    bias[2] = -bias[2] * 2 * std::sqrt(gain[0] * mass);
   }
   estimate_muscle_length_ranges(m, d);
 }

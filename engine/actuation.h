@@ -17,6 +17,11 @@ void transmission(const Model& model, Data& data);
 // = moment^T force. Respects the actuation flag.
 void actuation(const Model& model, Data& data);
 
+// The activation of actuator i after one step from `act` at rate `act_dot`:
+// Euler, or the exact filter for filterexact, clamped to actrange when
+// act-limited.
+double next_activation(const Model& model, int i, double act, double act_dot);
+
 // The control actuator i acts on: data.ctrl[i], clamped to ctrlrange when
 // the actuator is ctrl-limited and the clampctrl flag is on (data.ctrl is
 // never modified).

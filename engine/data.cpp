@@ -118,6 +118,7 @@ Data::Data(const Model& m) : shape_(m) {
   actuator_velocity = VectorXd::Zero(nu);
   qfrc_bias = VectorXd::Zero(nv);
   qfrc_passive = VectorXd::Zero(nv);
+  qfrc_gravcomp = VectorXd::Zero(nv);
   actuator_force = VectorXd::Zero(nu);
   qfrc_actuator = VectorXd::Zero(nv);
   act_dot = VectorXd::Zero(m.na);

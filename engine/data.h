@@ -136,8 +136,9 @@ struct Data {
   std::vector<Vector6d> cvel;      // body velocity
   std::vector<Vector6d> cdof_dot;  // nv
   VectorXd ten_velocity, actuator_velocity;
-  VectorXd qfrc_bias;     // Coriolis, centrifugal and gravity: C(q, v)
-  VectorXd qfrc_passive;  // springs, damping, fluid
+  VectorXd qfrc_bias;      // Coriolis, centrifugal and gravity: C(q, v)
+  VectorXd qfrc_passive;   // springs, damping, fluid, gravity compensation
+  VectorXd qfrc_gravcomp;  // gravity compensation of bodies with gravcomp, nv
 
   // ---- actuation ----
   VectorXd actuator_force;  // nu

@@ -53,7 +53,7 @@ void smooth_velocity_derivative(const Model& m, Data& d, bool include_bias,
   }
 
   // Passive: dof damping -b on the diagonal, tendon damping -b J^T J.
-  if (m.options.flags.passive) {
+  if (m.options.flags.damper) {
     for (int k = 0; k < nv; ++k) qderiv(k, k) -= m.dofs.damping[k];
     for (int t = 0; t < m.tendons.count(); ++t) {
       const double b = m.tendons.damping[t];

@@ -185,7 +185,7 @@ void compute_energy(const Model& m, Data& d) {
   if (m.options.flags.gravity) {
     for (int i = 1; i < m.body_count(); ++i) potential -= m.bodies.mass[i] * g.dot(d.xipos[i]);
   }
-  if (m.options.flags.passive) {
+  if (m.options.flags.spring) {
     const Joints& j = m.joints;
     for (int i = 0; i < j.count(); ++i) {
       const double k = j.stiffness[i];

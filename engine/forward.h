@@ -1,14 +1,17 @@
 #pragma once
 
-// The step, as a short list of named stages (reference section 6):
+// The step, as a short list of named stages (docs/physics.md §6):
 //   position      kinematics, com_positions, tendons, composite inertia,
-//                 factor M, transmission
-//   velocity      com_velocities, passive forces, bias forces (RNE)
+//                 factor M, collision, constraint rows, transmission
+//   velocity      com_velocities, passive forces, constraint reference
+//                 (efc vel, aref), bias forces (RNE)
 //   actuation     ctrl clamp, activation dynamics, actuator forces
 //   acceleration  qfrc_smooth, qacc_smooth = M^-1 qfrc_smooth
-//   constraint    qacc (the constraint solver arrives with its issue; until
-//                 then qacc = qacc_smooth)
-// forward() runs them; step() checks the state, forwards and integrates.
+//   constraint    the constraint solver (options.solver: Newton, CG or PGS)
+//                 gives qacc, efc force and qfrc_constraint; without rows
+//                 qacc = qacc_smooth
+// forward() runs them (and the energy, when its flag is on); step() checks
+// the state, forwards and integrates.
 
 #include "data.h"
 

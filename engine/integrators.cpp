@@ -3,6 +3,7 @@
 #include <Eigen/LU>
 #include <algorithm>
 
+#include "engine/actuation.h"
 #include "engine/derivatives.h"
 #include "engine/dynamics.h"
 #include "engine/forward.h"
@@ -11,24 +12,21 @@
 namespace pliant {
 namespace {
 
-// Activations of act-limited actuators stay inside actrange. Stateful
-// actuators come last, so activation i belongs to actuator nu - na + i.
-void clamp_activations(const Model& m, Data& d) {
+// act <- the next activation of each stateful actuator (next_activation:
+// Euler or exact filter, clamped to actrange) at rate act_dot.
+void advance_activations(const Model& m, Data& d, const VectorXd& act, const VectorXd& act_dot) {
   const Actuators& a = m.actuators;
-  for (int i = 0; i < m.na; ++i) {
-    const int u = m.nu - m.na + i;
-    if (a.act_limited[u]) d.act[i] = std::clamp(d.act[i], a.act_range[u][0], a.act_range[u][1]);
+  for (int u = 0; u < m.nu; ++u) {
+    const int i = a.act_adr[u];
+    if (i >= 0) d.act[i] = next_activation(m, u, act[i], act_dot[i]);
   }
 }
 
-// act += h act_dot; qvel += h qacc; qpos integrated with the new qvel; the
+// act advanced; qvel += h qacc; qpos integrated with the new qvel; the
 // solver's answer is kept as the next warm start.
 void advance(const Model& m, Data& d, const VectorXd& qacc) {
   const double h = m.options.timestep;
-  if (m.na > 0) {
-    d.act += h * d.act_dot;
-    clamp_activations(m, d);
-  }
+  if (m.na > 0) advance_activations(m, d, d.act, d.act_dot);  // entry by entry: may alias
   d.qacc_warmstart = d.qacc;
   d.qvel += h * qacc;
   integrate_position(m, d.qpos.data(), d.qvel.data(), h);
@@ -88,10 +86,7 @@ void integrate_rk4(const Model& m, Data& d) {
   d.qpos = qpos0;
   integrate_position(m, d.qpos.data(), vel.data(), h);
   d.qvel = qvel0 + h * acc;
-  if (m.na > 0) {
-    d.act = act0 + h * act_dot;
-    clamp_activations(m, d);
-  }
+  if (m.na > 0) advance_activations(m, d, act0, act_dot);
   d.time = time0 + h;
   d.qacc_warmstart = warmstart;
 }

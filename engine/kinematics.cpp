@@ -10,7 +10,7 @@ namespace pliant {
 // a slide moves along its world axis by q - q0; a hinge turns by q - q0
 // about its axis and a ball by its quaternion, both about the joint anchor
 // (so the body frame is moved back to keep the anchor fixed); a free joint
-// sets the pose outright. Reference: section 6 of mujoco-model.md.
+// sets the pose outright. Reference: docs/physics.md §6.
 void kinematics(const Model& m, Data& d) {
   const Bodies& b = m.bodies;
   const Joints& j = m.joints;

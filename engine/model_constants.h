@@ -5,11 +5,13 @@
 namespace pliant {
 
 // Fills the model quantities that need dynamics, measured at qpos0
-// (reference section 3): body_invweight0 (mean diagonal of the translational
-// and rotational blocks of J M^-1 J^T at each body's centre of mass),
+// (docs/physics.md §3): body_invweight0 (mean diagonal of the translational
+// and rotational blocks of J M^-1 J^T at each body's centre of mass; 1/mass
+// and 0 for a body that only translates, 0 for bodies welded to the world),
 // dof_invweight0, tendon_invweight0, stat.meaninertia (mean diagonal of M),
 // tendon and actuator lengths at qpos0 (and tendon spring lengths left
-// unspecified), and the view statistics (center, extent) when not given.
+// unspecified), the actuator constants (compute_actuator_constants) and the
+// model's parameter warnings.
 void compute_model_constants(Model& model);
 
 }  // namespace pliant

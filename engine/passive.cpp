@@ -123,32 +123,67 @@ void fluid_forces(const Model& m, Data& d) {
   }
 }
 
+// Gravity compensation: a force -gravcomp m g at each such body's centre of
+// mass, as generalized force J^T f into qfrc_gravcomp.
+void gravity_compensation(const Model& m, Data& d) {
+  const Vector3d& g = m.options.gravity;
+  if (!m.has_gravcomp || !m.options.flags.gravity || g.squaredNorm() == 0) return;
+  const Bodies& b = m.bodies;
+  for (int i = 1; i < m.body_count(); ++i) {
+    if (b.gravcomp[i] == 0) continue;
+    const Vector3d force = -b.gravcomp[i] * b.mass[i] * g;
+    const Vector3d offset = d.xipos[i] - d.subtree_com[b.root[i]];
+    for (int k = last_dof_of_chain(m, i); k >= 0; k = m.dofs.parent[k]) {
+      d.qfrc_gravcomp[k] += force.dot(linear(d.cdof[k]) + angular(d.cdof[k]).cross(offset));
+    }
+  }
+}
+
 }  // namespace
 
 void passive_forces(const Model& m, Data& d) {
   // Tendon velocities are needed whether or not passive forces are on.
   d.ten_velocity.noalias() = d.ten_J * d.qvel;
   d.qfrc_passive.setZero();
-  if (!m.options.flags.passive) return;
+  d.qfrc_gravcomp.setZero();
+  // As MuJoCo 3.x: springs and dampers switch separately; with both off no
+  // passive force is computed (fluid and gravity compensation included).
+  const bool spring = m.options.flags.spring, damper = m.options.flags.damper;
+  if (!spring && !damper) return;
+  gravity_compensation(m, d);
 
-  joint_springs(m, d);
+  if (spring) joint_springs(m, d);
 
   // Dof damping: -b qvel.
-  for (int k = 0; k < m.nv; ++k) d.qfrc_passive[k] -= m.dofs.damping[k] * d.qvel[k];
+  if (damper) {
+    for (int k = 0; k < m.nv; ++k) d.qfrc_passive[k] -= m.dofs.damping[k] * d.qvel[k];
+  }
 
   // Tendon spring-dampers: f = -k (L - L_spring) - b L', mapped by J^T.
   const Tendons& t = m.tendons;
   for (int i = 0; i < t.count(); ++i) {
-    const double force =
-        -t.stiffness[i] * (d.ten_length[i] - t.length_spring[i]) - t.damping[i] * d.ten_velocity[i];
+    const double force = (spring ? -t.stiffness[i] * (d.ten_length[i] - t.length_spring[i]) : 0) -
+                         (damper ? t.damping[i] * d.ten_velocity[i] : 0);
     if (force != 0) d.qfrc_passive += force * d.ten_J.row(i).transpose();
   }
 
   if (m.options.density > 0 || m.options.viscosity > 0) fluid_forces(m, d);
+
+  // Gravity compensation is passive force, except on joints that ask for it
+  // to count as actuator force (added in actuation()).
+  if (m.has_gravcomp) {
+    const Joints& j = m.joints;
+    for (int k = 0; k < m.nv; ++k) {
+      if (!j.actgravcomp[m.dofs.joint[k]]) d.qfrc_passive[k] += d.qfrc_gravcomp[k];
+    }
+  }
 }
 
 void add_fluid_velocity_derivative(const Model& m, const Data& d, Eigen::MatrixXd& qderiv) {
-  if (!m.options.flags.passive || (m.options.density <= 0 && m.options.viscosity <= 0)) return;
+  const OptionFlags& flags = m.options.flags;
+  if ((!flags.spring && !flags.damper) || (m.options.density <= 0 && m.options.viscosity <= 0)) {
+    return;
+  }
   // Each local force component depends on its own velocity component only:
   // D = diag(d torque_a / d w_a, d force_a / d v_a) = -(linear + 2 quadratic
   // |w_a|) and -(linear + 2 quadratic |v_a|). With G_k = R^T [Jr_k; Jp_k]

@@ -3,7 +3,7 @@
 // Contact tuning in physical units: what a (solref, solimp) pair does, and
 // which pair gives a wanted behaviour.
 //
-// The model (reference section 2 and MuJoCo's "solref" documentation): a
+// The model (docs/physics.md §2 and MuJoCo's "solref" documentation): a
 // constraint with impedance d and reference aref = -B v - K d r reaches the
 // acceleration a = (1 - d) a0 + d aref, so along the contact normal a body
 // behaves like a unit mass on a spring-damper with

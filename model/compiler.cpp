@@ -239,6 +239,8 @@ class Compiler {
         if (!s.joints.empty()) fail(s.where, "a mocap body cannot have joints");
       }
       b.mocap.push_back(s.mocap ? m_.nmocap++ : -1);
+      b.gravcomp.push_back(s.gravcomp);
+      m_.has_gravcomp = m_.has_gravcomp || s.gravcomp != 0;
       b.pos.push_back(s.pos);
       b.quat.push_back(s.quat.normalized());
       b.name.push_back(id == 0 ? "world" : s.name);
@@ -442,6 +444,15 @@ class Compiler {
         if (limited && js.type != JointType::kBall && range[0] >= range[1]) {
           fail(js.where, "a limited joint needs range[0] < range[1]");
         }
+        const bool actfrc_limited = resolve_limited(
+            js.actuatorfrclimited, js.actuatorfrcrange_given, spec_.compiler.autolimits, "joint",
+            "actuatorfrcrange", "actuatorfrclimited", js.where);
+        if (actfrc_limited && js.actuatorfrcrange[0] > js.actuatorfrcrange[1]) {
+          fail(js.where, "attribute 'actuatorfrcrange' of <joint> needs range[0] <= range[1]");
+        }
+        j.actfrc_limited.push_back(actfrc_limited);
+        j.actfrc_range.push_back(js.actuatorfrcrange);
+        j.actgravcomp.push_back(js.actuatorgravcomp);
         j.type.push_back(js.type);
         j.qpos_adr.push_back(m_.nq);
         j.dof_adr.push_back(d.count());
@@ -573,6 +584,8 @@ class Compiler {
     struct Part {
       double mass;
       Vector3d pos;
+      Quaterniond quat;         // the geom's frame in the body
+      Vector3d principal;       // moments in the geom's frame
       Eigen::Matrix3d inertia;  // about the part's centre, body axes
     };
     std::vector<Part> parts;
@@ -598,8 +611,20 @@ class Compiler {
                                ? Vector3d(density * unit_inertia)
                                : primitive_inertia(type, m_.geoms.size[g], mass);
       const Eigen::Matrix3d rotation = m_.geoms.quat[g].toRotationMatrix();
-      parts.push_back(
-          {mass, m_.geoms.pos[g], rotation * principal.asDiagonal() * rotation.transpose()});
+      parts.push_back({mass, m_.geoms.pos[g], m_.geoms.quat[g], principal,
+                       rotation * principal.asDiagonal() * rotation.transpose()});
+    }
+    // One geom with mass: its own frame and moments are the body's inertial
+    // frame and principal moments, unsorted (MuJoCo 3.x; 2.2.2 diagonalised
+    // the tensor and sorted the moments, turning the frame).
+    const auto massive = [](const Part& p) { return p.mass > 0; };
+    if (std::count_if(parts.begin(), parts.end(), massive) == 1) {
+      const Part& only = *std::find_if(parts.begin(), parts.end(), massive);
+      b.mass[body] = only.mass;
+      b.ipos[body] = only.pos;
+      b.iquat[body] = only.quat;
+      b.inertia[body] = only.principal;
+      return;
     }
     double mass = 0;
     Vector3d center = Vector3d::Zero();
@@ -773,20 +798,47 @@ class Compiler {
              "an actuator needs exactly one transmission target: joint, jointinparent, "
              "tendon, site, or cranksite with slidersite");
       }
+      // inheritrange: the target joint's (or tendon's) range, scaled about
+      // its middle, becomes ctrlrange (position) or actrange (intvelocity).
+      Vector2d ctrlrange = s.ctrlrange, actrange = s.actrange;
+      bool ctrlrange_given = s.ctrlrange_given, actrange_given = s.actrange_given;
+      if (s.inheritrange > 0) {
+        Vector2d range;
+        if (trn == TransmissionType::kJoint || trn == TransmissionType::kJointInParent) {
+          const Joints& j = m_.joints;
+          if (!j.limited[ids[0]] ||
+              (j.type[ids[0]] != JointType::kHinge && j.type[ids[0]] != JointType::kSlide)) {
+            fail(s.where, "inheritrange needs a limited hinge or slide joint as target");
+          }
+          range = j.range[ids[0]];
+        } else if (trn == TransmissionType::kTendon && m_.tendons.limited[ids[0]]) {
+          range = m_.tendons.range[ids[0]];
+        } else {
+          fail(s.where, "inheritrange needs a limited joint or tendon as target");
+        }
+        const double middle = 0.5 * (range[0] + range[1]);
+        const double half = 0.5 * (range[1] - range[0]) * s.inheritrange;
+        Vector2d& inherited = s.kind == "intvelocity" ? actrange : ctrlrange;
+        inherited = Vector2d(middle - half, middle + half);
+        (s.kind == "intvelocity" ? actrange_given : ctrlrange_given) = true;
+      }
       const bool autolimits = spec_.compiler.autolimits;
-      const bool ctrl_limited = resolve_limited(s.ctrllimited, s.ctrlrange_given, autolimits,
+      const bool ctrl_limited = resolve_limited(s.ctrllimited, ctrlrange_given, autolimits,
                                                 "actuator", "ctrlrange", "ctrllimited", s.where);
       const bool force_limited = resolve_limited(s.forcelimited, s.forcerange_given, autolimits,
                                                  "actuator", "forcerange", "forcelimited", s.where);
-      const bool act_limited = resolve_limited(s.actlimited, s.actrange_given, autolimits,
-                                               "actuator", "actrange", "actlimited", s.where);
-      if (ctrl_limited && s.ctrlrange[0] >= s.ctrlrange[1]) {
+      const bool act_limited = resolve_limited(s.actlimited, actrange_given, autolimits, "actuator",
+                                               "actrange", "actlimited", s.where);
+      if (s.kind == "damper" && (!ctrl_limited || ctrlrange[0] < 0)) {
+        fail(s.where, "a damper needs a ctrlrange of non-negative values");
+      }
+      if (ctrl_limited && ctrlrange[0] >= ctrlrange[1]) {
         fail(s.where, "a ctrl-limited actuator needs ctrlrange[0] < ctrlrange[1]");
       }
       if (force_limited && s.forcerange[0] >= s.forcerange[1]) {
         fail(s.where, "a force-limited actuator needs forcerange[0] < forcerange[1]");
       }
-      if (act_limited && s.actrange[0] >= s.actrange[1]) {
+      if (act_limited && actrange[0] >= actrange[1]) {
         fail(s.where, "an act-limited actuator needs actrange[0] < actrange[1]");
       }
       a.trn_type.push_back(trn);
@@ -800,9 +852,9 @@ class Compiler {
       a.dynprm.push_back(s.dynprm);
       a.gainprm.push_back(s.gainprm);
       a.biasprm.push_back(s.biasprm);
-      a.ctrl_range.push_back(s.ctrlrange);
+      a.ctrl_range.push_back(ctrlrange);
       a.force_range.push_back(s.forcerange);
-      a.act_range.push_back(s.actrange);
+      a.act_range.push_back(actrange);
       a.gear.push_back(s.gear);
       a.crank_length.push_back(s.cranklength);
       a.group.push_back(s.group);
@@ -810,15 +862,13 @@ class Compiler {
       a.length_range.push_back(s.lengthrange);
       a.name.push_back(s.name);
       add_name(ObjectType::kActuator, s.name, static_cast<int>(i), s.where, "actuator");
-      // Activations are stored for the stateful actuators, which must come
-      // after all stateless ones (as in MuJoCo) so act[i] maps to a fixed one.
-      if (s.dyntype != DynamicsType::kNone) {
-        ++m_.na;
-      } else if (m_.na > 0) {
-        fail(s.where,
-             "a stateless actuator (dyntype none) must come before every actuator "
-             "with activation dynamics; move it up in <actuator>");
-      }
+      // One activation per actuator with dynamics, in actuator order (MuJoCo
+      // 3.x allows stateful and stateless actuators in any order).
+      const bool stateful = s.dyntype != DynamicsType::kNone;
+      a.act_adr.push_back(stateful ? m_.na : -1);
+      a.act_num.push_back(stateful ? 1 : 0);
+      a.actearly.push_back(s.actearly);
+      m_.na += stateful ? 1 : 0;
     }
     m_.nu = a.count();
   }
@@ -844,26 +894,25 @@ class Compiler {
               data[3 + k] = in_body2[k];
             }
           } else {
-            // data[0:3] anchor in body2, data[3:6] anchor in body1, data[6:10]
-            // the relative orientation conj(q1) q2 to keep.
-            Quaterniond relative;
-            Vector3d anchor2 = in_body2;
+            // As MuJoCo 3.x: `anchor` is the weld point in body2's frame,
+            // data[0:3]; data[3:6] is the same point in body1's frame and
+            // data[6:10] the relative orientation conj(q1) q2 to keep, both
+            // at qpos0 unless relpose gives them (a zero relpose quaternion
+            // means "at qpos0"). MuJoCo 2.2.2 took `anchor` in body1's frame.
+            const Vector3d world_point = xpos0_[obj2] + xquat0_[obj2] * s.anchor;
+            Vector3d in_body1 = xquat0_[obj1].conjugate() * (world_point - xpos0_[obj1]);
+            Quaterniond relative = (xquat0_[obj1].conjugate() * xquat0_[obj2]).normalized();
             if (s.relpose) {
               const auto& r = *s.relpose;
-              relative = Quaterniond(r[3], r[4], r[5], r[6]);
-              if (relative.norm() < kMinValue) {
-                relative = (xquat0_[obj1].conjugate() * xquat0_[obj2]).normalized();
-                anchor2 = in_body2;
-              } else {
-                relative.normalize();
-                anchor2 = Vector3d(r[0], r[1], r[2]);
+              const Quaterniond given(r[3], r[4], r[5], r[6]);
+              if (given.norm() >= kMinValue) {
+                relative = given.normalized();
+                in_body1 = Vector3d(r[0], r[1], r[2]);
               }
-            } else {
-              relative = (xquat0_[obj1].conjugate() * xquat0_[obj2]).normalized();
             }
             for (int k = 0; k < 3; ++k) {
-              data[k] = anchor2[k];
-              data[3 + k] = s.anchor[k];
+              data[k] = s.anchor[k];
+              data[3 + k] = in_body1[k];
             }
             data[6] = relative.w();
             data[7] = relative.x();

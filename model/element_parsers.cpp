@@ -162,6 +162,11 @@ void parse_joint(AttributeReader& reader, JointSpec& joint) {
   read_solimp(reader, "solimplimit", joint.solimp_limit);
   read_solref(reader, "solreffriction", joint.solref_friction);
   read_solimp(reader, "solimpfriction", joint.solimp_friction);
+  if (reader.read("actuatorfrcrange", joint.actuatorfrcrange)) {
+    joint.actuatorfrcrange_given = true;
+  }
+  read_tristate(reader, "actuatorfrclimited", joint.actuatorfrclimited);
+  reader.read_bool("actuatorgravcomp", joint.actuatorgravcomp);
   skip_user_data(reader);
   reader.finish();
 }
@@ -333,13 +338,18 @@ void parse_actuator(AttributeReader& reader, const std::string& kind, ActuatorSp
   reader.read("lengthrange", actuator.lengthrange);
   skip_user_data(reader);
 
-  // The shortcut elements fix the gain, bias and dynamics structure; their
-  // gains start from the class's (so a default <position kp> carries over).
+  reader.read("body", actuator.body);
+  reader.read_bool("actearly", actuator.actearly);
+
+  // The shortcut elements fix the gain, bias and dynamics structure, as
+  // MuJoCo 3.x's shortcuts do; the parameters they do not set keep the
+  // class's values (so a default <position kp kv> carries over).
   if (kind == "general") {
     reader.read_keyword("dyntype", actuator.dyntype,
                         {{"none", DynamicsType::kNone},
                          {"integrator", DynamicsType::kIntegrator},
                          {"filter", DynamicsType::kFilter},
+                         {"filterexact", DynamicsType::kFilterExact},
                          {"muscle", DynamicsType::kMuscle}});
     reader.read_keyword("gaintype", actuator.gaintype,
                         {{"fixed", GainType::kFixed},
@@ -352,22 +362,87 @@ void parse_actuator(AttributeReader& reader, const std::string& kind, ActuatorSp
     read_partial(reader, "gainprm", actuator.gainprm, 10);
     read_partial(reader, "biasprm", actuator.biasprm, 10);
   } else if (kind == "motor") {
+    // Each shortcut sets only the parameters it defines, as MuJoCo 3.x's
+    // do; the rest keep the class's values.
+    actuator.gainprm[0] = 1;
     actuator.dyntype = DynamicsType::kNone;
     actuator.gaintype = GainType::kFixed;
     actuator.biastype = BiasType::kNone;
-    actuator.dynprm = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    actuator.gainprm = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    actuator.biasprm = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-  } else if (kind == "position" || kind == "velocity") {
-    const bool position = kind == "position";
-    double gain = actuator.gainprm[0];  // the class's gain, 1 unless a default set it
-    reader.read(position ? "kp" : "kv", gain);
+  } else if (kind == "position" || kind == "intvelocity") {
+    // gain kp, bias -kp (position or activation) and a damping term:
+    // -kv, or a positive dampratio that the model constants turn into a
+    // damping from the reflected inertia. position with timeconst > 0
+    // filters ctrl exactly; intvelocity integrates ctrl into a position.
+    double kp = actuator.gainprm[0];
+    reader.read("kp", kp);
+    if (kp < 0) reader.fail("attribute 'kp' of <" + kind + "> must not be negative");
+    double kv = 0, dampratio = 0;
+    const bool has_kv = reader.read("kv", kv), has_dampratio = reader.read("dampratio", dampratio);
+    if (has_kv && has_dampratio) {
+      reader.fail("<" + kind + "> takes either 'kv' or 'dampratio', not both");
+    }
+    if (kv < 0 || dampratio < 0) {
+      reader.fail("attributes 'kv' and 'dampratio' of <" + kind + "> must not be negative");
+    }
+    actuator.gainprm[0] = kp;
+    actuator.biasprm[1] = -kp;
+    if (has_kv) actuator.biasprm[2] = -kv;
+    if (has_dampratio) actuator.biasprm[2] = dampratio;
+    actuator.gaintype = GainType::kFixed;
+    actuator.biastype = BiasType::kAffine;
+    if (kind == "position") {
+      double timeconst = 0;
+      if (reader.read("timeconst", timeconst)) {
+        if (timeconst < 0) reader.fail("attribute 'timeconst' of <position> must not be negative");
+        actuator.dynprm[0] = timeconst;
+        actuator.dyntype = timeconst > 0 ? DynamicsType::kFilterExact : DynamicsType::kNone;
+      }
+    } else {
+      actuator.dynprm[0] = 1;
+      actuator.dyntype = DynamicsType::kIntegrator;
+      actuator.actlimited = TriState::kTrue;
+    }
+    reader.read("inheritrange", actuator.inheritrange);
+    if (actuator.inheritrange < 0) {
+      reader.fail("attribute 'inheritrange' of <" + kind + "> must not be negative");
+    }
+  } else if (kind == "velocity") {
+    double kv = actuator.gainprm[0];
+    reader.read("kv", kv);
+    if (kv < 0) reader.fail("attribute 'kv' of <velocity> must not be negative");
+    actuator.gainprm[0] = kv;
+    actuator.biasprm[2] = -kv;
     actuator.dyntype = DynamicsType::kNone;
     actuator.gaintype = GainType::kFixed;
     actuator.biastype = BiasType::kAffine;
-    actuator.dynprm = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    actuator.gainprm = {gain, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    actuator.biasprm = {0, position ? -gain : 0, position ? 0 : -gain, 0, 0, 0, 0, 0, 0, 0};
+  } else if (kind == "damper") {
+    // Force -kv ctrl velocity: an affine gain in the velocity, ctrl >= 0.
+    double kv = 0;
+    reader.read("kv", kv);
+    if (kv < 0) reader.fail("attribute 'kv' of <damper> must not be negative");
+    actuator.gainprm[0] = actuator.gainprm[1] = 0;
+    actuator.gainprm[2] = -kv;
+    actuator.ctrllimited = TriState::kTrue;
+    actuator.dyntype = DynamicsType::kNone;
+    actuator.gaintype = GainType::kAffine;
+    actuator.biastype = BiasType::kNone;
+  } else if (kind == "cylinder") {
+    // A pneumatic or hydraulic cylinder: the pressure follows ctrl through a
+    // first-order filter; force = area pressure + bias.
+    double timeconst = 1, area = 1, diameter = -1;
+    Vector3d bias(0, 0, 0);
+    reader.read("timeconst", timeconst);
+    reader.read("area", area);
+    reader.read("diameter", diameter);
+    reader.read("bias", bias);
+    actuator.dynprm[0] = timeconst;
+    actuator.gainprm[0] = diameter >= 0 ? M_PI / 4 * diameter * diameter : area;
+    // MuJoCo 3.3.8 takes only the first bias value into biasprm (the other
+    // two keep the class's); Pliant does the same.
+    actuator.biasprm[0] = bias[0];
+    actuator.dyntype = DynamicsType::kFilter;
+    actuator.gaintype = GainType::kFixed;
+    actuator.biastype = BiasType::kAffine;
   } else if (kind == "muscle") {
     // Muscle parameters live in gainprm and biasprm alike: range (2), force,
     // scale, lmin, lmax, vmax, fpmax, fvmax; dynprm holds the activation and
@@ -524,7 +599,13 @@ void parse_option_flags(AttributeReader& reader, OptionFlags& flags) {
   read_flag("frictionloss", flags.frictionloss);
   read_flag("limit", flags.limit);
   read_flag("contact", flags.contact);
-  read_flag("passive", flags.passive);
+  read_flag("spring", flags.spring);
+  read_flag("damper", flags.damper);
+  // MuJoCo 2.x's single switch for both.
+  bool passive = true;
+  if (reader.read_keyword("passive", passive, {{"enable", true}, {"disable", false}})) {
+    flags.spring = flags.damper = passive;
+  }
   read_flag("gravity", flags.gravity);
   read_flag("clampctrl", flags.clampctrl);
   read_flag("warmstart", flags.warmstart);

@@ -684,8 +684,9 @@ Eigen::Matrix3d mul(const Eigen::Matrix3d& a, const Eigen::Matrix3d& b) {
 // scalar part sqrt(1 - v^2). q <- normalise(q * rotation).
 // Finally the eigenvalues are sorted decreasingly by a bubble pass over the
 // pairs (0,1), (1,2), (0,1); a swap is a +90 degree turn about the remaining
-// axis (columns (u, v) become (v, -u)), applied whenever the later value is
-// larger (2.2.2 has no tolerance here; later MuJoCo versions do).
+// axis (columns (u, v) become (v, -u)), applied when the later value is
+// larger by more than kEps (MuJoCo 3.x; 2.2.2 swapped on any difference, so
+// equal moments could turn the frame on round-off).
 int eigen_decompose_symmetric3(const Eigen::Matrix3d& mat, Eigen::Vector3d* values,
                                Eigen::Quaterniond* frame) {
   constexpr double kEps = 1e-12;
@@ -723,7 +724,7 @@ int eigen_decompose_symmetric3(const Eigen::Matrix3d& mat, Eigen::Vector3d* valu
   }
   for (int pass = 0; pass < 3; ++pass) {
     const int a = pass % 2;
-    if (v[a] < v[a + 1]) {
+    if (v[a] + kEps < v[a + 1]) {
       std::swap(v[a], v[a + 1]);
       Eigen::Quaterniond turn(kHalfTurn, 0, 0, 0);
       turn.coeffs()[(a + 2) % 3] = kHalfTurn;

@@ -3,11 +3,12 @@
 namespace pliant {
 
 int OptionFlags::disable_bits() const {
-  const bool off[] = {!constraint, !equality, !frictionloss, !limit,     !contact,
-                      !passive,    !gravity,  !clampctrl,    !warmstart, !filterparent,
-                      !actuation,  !refsafe,  !sensor};
+  // MuJoCo 3.x's mjtDisableBit order.
+  const bool off[] = {!constraint,   !equality,  !frictionloss, !limit,     !contact,
+                      !spring,       !damper,    !gravity,      !clampctrl, !warmstart,
+                      !filterparent, !actuation, !refsafe,      !sensor};
   int bits = 0;
-  for (int i = 0; i < 13; ++i) bits |= off[i] ? (1 << i) : 0;
+  for (int i = 0; i < 14; ++i) bits |= off[i] ? (1 << i) : 0;
   return bits;
 }
 

@@ -56,9 +56,16 @@ enum class TransmissionType : int {
   kJointInParent = 1,
   kSliderCrank = 2,
   kTendon = 3,
-  kSite = 4
+  kSite = 4,
 };
-enum class DynamicsType : int { kNone = 0, kIntegrator = 1, kFilter = 2, kMuscle = 3 };
+// MuJoCo 3.x's mjtDyn codes (2.2.2 had no filterexact and gave muscle 3).
+enum class DynamicsType : int {
+  kNone = 0,
+  kIntegrator = 1,
+  kFilter = 2,
+  kFilterExact = 3,
+  kMuscle = 4,
+};
 enum class GainType : int { kFixed = 0, kAffine = 1, kMuscle = 2 };
 enum class BiasType : int { kNone = 0, kAffine = 1, kMuscle = 2 };
 enum class ObjectType : int {
@@ -89,10 +96,12 @@ enum class ObjectType : int {
 };
 
 // Feature switches of <option><flag>. true means the feature is on; the
-// defaults are MuJoCo's (everything on except override and energy).
+// defaults are MuJoCo's (everything on except override and energy). As in
+// MuJoCo 3.x, passive forces are switched as springs and dampers.
 struct OptionFlags {
   bool constraint = true, equality = true, frictionloss = true, limit = true, contact = true;
-  bool passive = true, gravity = true, clampctrl = true, warmstart = true, filterparent = true;
+  bool spring = true, damper = true, gravity = true, clampctrl = true, warmstart = true,
+       filterparent = true;
   bool actuation = true, refsafe = true, sensor = true;
   bool override_contacts = false, energy = false, fwdinv = false, sensornoise = false,
        multiccd = false;
@@ -143,6 +152,10 @@ struct Bodies {
   std::vector<double> subtree_mass;  // kg
   std::vector<Vector3d> inertia;     // kg m^2, principal moments in the inertial frame
   std::vector<Vector2d> invweight0;  // (translational, rotational); filled by the dynamics
+  // Fraction of the body's weight cancelled by a force at its centre of mass
+  // (1: floats); applied as a passive force, or an actuator force on joints
+  // with actgravcomp.
+  std::vector<double> gravcomp;
   // 0, 1 or 2 as MuJoCo 3.x's body_simple (see classify_simple_bodies in
   // engine/model_constants.cpp); filled with the model constants.
   std::vector<int> simple;
@@ -162,6 +175,10 @@ struct Joints {
   std::vector<double> stiffness;  // N/m or N m/rad
   std::vector<Vector2d> range;    // m or rad
   std::vector<double> margin;     // m or rad
+  // Limits on the total actuator force on the joint's dofs (N or N m).
+  std::vector<bool> actfrc_limited;
+  std::vector<Vector2d> actfrc_range;
+  std::vector<bool> actgravcomp;  // gravity compensation counts as actuator force
   std::vector<std::string> name;
   int count() const { return static_cast<int>(type.size()); }
 };
@@ -328,6 +345,9 @@ struct Actuators {
   std::vector<std::array<double, 6>> gear;
   std::vector<double> crank_length;
   std::vector<int> group;
+  std::vector<int> act_adr;    // first activation of the actuator in act, -1 when stateless
+  std::vector<int> act_num;    // 1 with dynamics, else 0
+  std::vector<bool> actearly;  // the force uses the activation after this step
   std::vector<double> length0;
   // Norm of M^-1 moment^T at qpos0: the acceleration a unit actuator force
   // gives (1/kg or 1/(kg m^2)); filled by compute_actuator_constants.
@@ -380,6 +400,7 @@ struct ParameterWarning {
 
 struct Model {
   int nq = 0, nv = 0, nu = 0, na = 0, nmocap = 0;
+  bool has_gravcomp = false;  // some body has gravcomp != 0
 
   Options options;
   Bodies bodies;

@@ -70,9 +70,12 @@ const std::map<std::string, SensorKind>& sensor_kinds() {
   return kinds;
 }
 
+constexpr const char* kActuatorKinds =
+    "general, motor, position, velocity, intvelocity, damper, cylinder, muscle";
+
 bool is_actuator_kind(const std::string& name) {
   return name == "general" || name == "motor" || name == "position" || name == "velocity" ||
-         name == "muscle";
+         name == "intvelocity" || name == "damper" || name == "cylinder" || name == "muscle";
 }
 
 std::string sensor_names() {
@@ -319,6 +322,7 @@ class Parser {
     reader.read("pos", body.pos);
     if (auto quat = read_orientation(reader, spec_.compiler)) body.quat = *quat;
     reader.read_bool("mocap", body.mocap);
+    reader.read("gravcomp", body.gravcomp);
     reader.has("user");
     reader.has("gravcomp");
     reader.finish();
@@ -494,12 +498,11 @@ class Parser {
     for (const XmlNode& child : node.children) {
       const std::string& n = child.name;
       if (!is_actuator_kind(n)) {
-        if (n == "cylinder" || n == "adhesion" || n == "intvelocity" || n == "damper") {
-          fail_at(child, "<" + n +
-                             "> actuators are not supported by Pliant yet; accepted: "
-                             "general, motor, position, velocity, muscle");
+        if (n == "adhesion" || n == "plugin") {
+          fail_at(child, "<" + n + "> actuators are not supported by Pliant yet; accepted: " +
+                             kActuatorKinds);
         }
-        unknown_element(child, "actuator", "general, motor, position, velocity, muscle");
+        unknown_element(child, "actuator", kActuatorKinds);
       }
       ActuatorSpec actuator = classes_[class_of(child, 0)].actuator;
       actuator.where = where(child);

@@ -5,7 +5,7 @@ namespace pliant {
 // solref: how a soft constraint's reference acceleration is made.
 // Positive form (timeconst > 0): a mass-spring-damper with time constant
 // `timeconst` (s) and damping ratio `dampratio`. Direct form (both <= 0):
-// -stiffness and -damping. See reference section 2.
+// -stiffness and -damping. See docs/physics.md §2.
 struct SolRef {
   double timeconst = 0.02;
   double dampratio = 1;

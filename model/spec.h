@@ -30,7 +30,7 @@ struct CompilerSettings {
   bool degrees = true;           // angle="degree"
   std::string eulerseq = "xyz";  // lowercase: rotating axes, uppercase: fixed axes
   std::string meshdir, texturedir, assetdir;
-  bool autolimits = false;
+  bool autolimits = true;  // MuJoCo 3.x default: a range alone turns limits on
   InertiaFromGeom inertiafromgeom = InertiaFromGeom::kAuto;
   std::array<int, 2> inertiagrouprange = {0, 5};
   double settotalmass = -1;
@@ -88,6 +88,10 @@ struct JointSpec {
   double stiffness = 0, damping = 0, armature = 0, frictionloss = 0, margin = 0;
   SolRef solref_limit, solref_friction;
   SolImp solimp_limit, solimp_friction;
+  TriState actuatorfrclimited = TriState::kAuto;
+  bool actuatorfrcrange_given = false;
+  Vector2d actuatorfrcrange{0, 0};
+  bool actuatorgravcomp = false;
 };
 
 struct CameraSpec {
@@ -123,6 +127,7 @@ struct BodySpec {
   Vector3d pos{0, 0, 0};
   Quaterniond quat = Quaterniond::Identity();
   bool mocap = false;
+  double gravcomp = 0;
   std::optional<InertialSpec> inertial;
   std::vector<JointSpec> joints;
   std::vector<GeomSpec> geoms;
@@ -168,8 +173,12 @@ struct HfieldSpec {
 struct ActuatorSpec {
   SourceLocation where;
   std::string name, kind;  // kind: the MJCF element (motor, position, ...)
-  std::string joint, jointinparent, tendon, site, slidersite, cranksite;
+  std::string joint, jointinparent, tendon, site, slidersite, cranksite, body;
   int group = 0;
+  // ctrlrange (position) or actrange (intvelocity) from the target joint's or
+  // tendon's range, scaled about its middle by this factor; 0: off.
+  double inheritrange = 0;
+  bool actearly = false;
   TriState ctrllimited = TriState::kAuto, forcelimited = TriState::kAuto,
            actlimited = TriState::kAuto;
   bool ctrlrange_given = false, forcerange_given = false, actrange_given = false;

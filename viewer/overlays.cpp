@@ -58,7 +58,8 @@ void add_contacts(const Data& data, const VisualOptions& options, const Highligh
                     kFrictionColor);
         }
       } else {
-        // No solver forces yet: the normal direction, of fixed length.
+        // No solver force for this contact (it makes no rows, or no solve has
+        // run): the normal direction, of fixed length.
         add_arrow(items, contact.pos, contact.pos + 6 * s * normal, 0.3 * s, kNormalColor);
       }
     }

@@ -1,5 +1,5 @@
 // The collision stage: broadphase, filters, narrowphase dispatch, parameter
-// mixing and contact frames (reference sections 4 and 7).
+// mixing and contact frames (docs/physics.md §4 and §7).
 //
 // Contact order, as MuJoCo 2.2.2 produces it: body pairs in increasing
 // (body1, body2) order; within a body pair, geoms of body1 (outer loop) and of
@@ -110,7 +110,7 @@ struct ContactParams {
   double margin, gap;
 };
 
-// Mixing of two geoms' parameters (reference section 4): the higher priority
+// Mixing of two geoms' parameters (docs/physics.md §4): the higher priority
 // wins; equal priority takes the larger condim and frictions, and averages
 // solref and solimp weighted by solmix (element-wise minimum of solref when
 // either uses the direct form).

@@ -1,7 +1,7 @@
 #pragma once
 
 // One contact between two geoms, as the collision stage produces it and the
-// constraint assembler consumes it (reference sections 4 and 7).
+// constraint assembler consumes it (docs/physics.md §4 and §7).
 
 #include <Eigen/Core>
 #include <cstdint>

@@ -46,7 +46,7 @@ struct RawContact {
   Vector3d pos{0, 0, 0};
   Vector3d normal{1, 0, 0};
   // A first tangent the pair proposes (capsule-plane: the capsule axis); the
-  // frame uses it when it is at least 0.5 long (reference section 7).
+  // frame uses it when it is at least 0.5 long (docs/physics.md §7).
   Vector3d tangent{0, 0, 0};
 };
 

@@ -1,6 +1,6 @@
 // Pairs of a plane with any convex geom, and the round pairs (sphere, capsule).
 // Each function reports contacts with normals from geom a to geom b and
-// positions midway between the two surfaces (reference section 7).
+// positions midway between the two surfaces (docs/physics.md §7).
 
 #include <algorithm>
 #include <cmath>

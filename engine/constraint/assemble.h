@@ -5,11 +5,11 @@
 namespace pliant {
 
 // Builds every constraint row for the current positions into data.efc
-// (reference section 1): equality (connect 3, weld 6, joint and tendon
+// (docs/physics.md §1): equality (connect 3, weld 6, joint and tendon
 // coupling 1), friction loss (dofs, then tendons), limits (hinge and slide
 // lower and upper, ball, tendon), contacts (frictionless, pyramidal
 // 2(dim-1) edges, elliptic dim rows); then diagApprox, impedance and R with
-// the cone adjustments (sections 2 and 3). Honours the disable flags and
+// the cone adjustments (§2 and §3). Honours the disable flags and
 // inactive equalities. Needs the position stage and collide().
 void assemble_constraints(const Model& model, Data& data);
 

@@ -1,7 +1,7 @@
 #pragma once
 
 // The soft-constraint parameters of one constraint, turned into what the rows
-// need (reference section 2):
+// need (docs/physics.md §2):
 //   solimp -> impedance d(r) in (0, 1): how much of the constraint force is
 //             applied, rising with the violation r;
 //   solref -> stiffness K and damping B of the reference acceleration

@@ -1,5 +1,5 @@
 // The smallest Pliant program: load a model, step it, read a body's position
-// and the force of a contact.
+// and the penetration depth of a contact.
 //
 //   basic [MODEL.xml] [BODY]
 #include <pliant/pliant.h>

@@ -139,6 +139,7 @@ std::vector<CompiledField> compiled_fields(const Model& m) {
   f.reals("body_inertia", b.inertia);
   f.reals("body_invweight0", b.invweight0);
   f.ints("body_simple", b.simple);
+  f.reals("body_gravcomp", b.gravcomp);
 
   const Joints& j = m.joints;
   f.codes("jnt_type", j.type);
@@ -154,6 +155,9 @@ std::vector<CompiledField> compiled_fields(const Model& m) {
   f.reals("jnt_stiffness", j.stiffness);
   f.reals("jnt_range", j.range);
   f.reals("jnt_margin", j.margin);
+  f.flags("jnt_actfrclimited", j.actfrc_limited);
+  f.reals("jnt_actfrcrange", j.actfrc_range);
+  f.flags("jnt_actgravcomp", j.actgravcomp);
 
   const Dofs& d = m.dofs;
   f.ints("dof_bodyid", d.body);
@@ -297,6 +301,9 @@ std::vector<CompiledField> compiled_fields(const Model& m) {
   f.codes("actuator_biastype", a.bias_type);
   f.ints("actuator_trnid", a.trn_id);
   f.ints("actuator_group", a.group);
+  f.ints("actuator_actadr", a.act_adr);
+  f.ints("actuator_actnum", a.act_num);
+  f.flags("actuator_actearly", a.actearly);
   f.flags("actuator_ctrllimited", a.ctrl_limited);
   f.flags("actuator_forcelimited", a.force_limited);
   f.flags("actuator_actlimited", a.act_limited);

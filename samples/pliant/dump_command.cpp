@@ -74,6 +74,8 @@ void print_step(long step, const Model& m, const Data& d) {
   line.array(d.qpos);
   line.key("qvel");
   line.array(d.qvel);
+  line.key("act");
+  line.array(d.act);
   line.key("qacc");
   line.array(d.qacc);
   line.key("qfrc_bias");

@@ -1,8 +1,44 @@
 #include "samples/pliant/stepping_options.h"
 
+#include <utility>
+#include <vector>
+
 namespace pliant::cli {
 
+namespace {
+
+// MuJoCo's disable-flag names and the switches they turn off in Pliant.
+std::vector<std::pair<std::string, bool OptionFlags::*>> disable_flags() {
+  return {{"constraint", &OptionFlags::constraint},
+          {"equality", &OptionFlags::equality},
+          {"frictionloss", &OptionFlags::frictionloss},
+          {"limit", &OptionFlags::limit},
+          {"contact", &OptionFlags::contact},
+          {"spring", &OptionFlags::spring},
+          {"damper", &OptionFlags::damper},
+          {"gravity", &OptionFlags::gravity},
+          {"clampctrl", &OptionFlags::clampctrl},
+          {"warmstart", &OptionFlags::warmstart},
+          {"filterparent", &OptionFlags::filterparent},
+          {"actuation", &OptionFlags::actuation},
+          {"refsafe", &OptionFlags::refsafe},
+          {"sensor", &OptionFlags::sensor}};
+}
+
+}  // namespace
+
 void add_stepping_options(CLI::App* command, SteppingOptions& options) {
+  std::string names;
+  for (const auto& [name, flag] : disable_flags()) names += (names.empty() ? "" : ", ") + name;
+  command
+      ->add_option("--disable", options.disable,
+                   "Comma-separated MuJoCo disable flags to switch off: " + names)
+      ->delimiter(',')
+      ->check(CLI::IsMember([] {
+        std::vector<std::string> out;
+        for (const auto& [name, flag] : disable_flags()) out.push_back(name);
+        return out;
+      }()));
   command->add_option("--solver", options.solver, "Constraint solver")
       ->check(CLI::IsMember({"newton", "cg", "pgs"}));
   command
@@ -12,6 +48,11 @@ void add_stepping_options(CLI::App* command, SteppingOptions& options) {
 }
 
 void apply_solver_choice(const SteppingOptions& options, Model& model) {
+  for (const std::string& name : options.disable) {
+    for (const auto& [flag_name, flag] : disable_flags()) {
+      if (name == flag_name) model.options.flags.*flag = false;
+    }
+  }
   if (options.solver == "newton") model.options.solver = SolverType::kNewton;
   if (options.solver == "cg") model.options.solver = SolverType::kCg;
   if (options.solver == "pgs") model.options.solver = SolverType::kPgs;

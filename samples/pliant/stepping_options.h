@@ -5,20 +5,23 @@
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 #include "model/model.h"
 
 namespace pliant::cli {
 
 struct SteppingOptions {
-  std::string solver;     // "newton", "cg", "pgs", or empty for the model's own
-  double ctrl_noise = 0;  // each step, ctrl = ctrl_noise * N(0,1)
+  std::string solver;                // "newton", "cg", "pgs", or empty for the model's own
+  double ctrl_noise = 0;             // each step, ctrl = ctrl_noise * N(0,1)
+  std::vector<std::string> disable;  // MuJoCo disable-flag names ("contact", ...)
 };
 
-// Adds --solver and --ctrl-noise to `command`.
+// Adds --solver, --ctrl-noise and --disable to `command`.
 void add_stepping_options(CLI::App* command, SteppingOptions& options);
 
-// The model's solver replaced by the one chosen, if any.
+// The model's solver replaced by the one chosen, if any, and the flags named
+// by --disable switched off.
 void apply_solver_choice(const SteppingOptions& options, Model& model);
 
 }  // namespace pliant::cli

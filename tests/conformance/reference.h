@@ -46,6 +46,49 @@ inline void adopt_translation_only_invweights(mjModel& ref, const Model& model) 
   }
 }
 
+// Named difference from MuJoCo 2.2.2, where Pliant follows MuJoCo 3.3.8: a
+// body whose mass comes from one geom takes that geom's frame and moments as
+// its inertial frame, unsorted; 2.2.2 diagonalised the body tensor again, with
+// a Jacobi iteration that stops at an absolute off-diagonal of 1e-12 (for
+// the Allegro hand's 1e-5 kg m^2 bodies a relative 1e-7) and sorted the
+// moments. The mass distribution is the same (model_conformance_test
+// compares it as a tensor against the unadjusted 2.2.2 model); the dynamics
+// tests give 2.2.2 Pliant's frame for every body whose tensor agrees, and let
+// it recompute its constants from it (mj_setConst).
+inline void adopt_inertial_frames(mjModel& ref, const Model& model) {
+  bool changed = false;
+  for (int b = 1; b < ref.nbody; ++b) {
+    const Bodies& bodies = model.bodies;
+    const Eigen::Matrix3d r1 = bodies.iquat[b].toRotationMatrix();
+    const Eigen::Matrix3d t1 = r1 * bodies.inertia[b].asDiagonal() * r1.transpose();
+    const mjtNum* q = ref.body_iquat + 4 * b;
+    const Eigen::Matrix3d r2 = Quaterniond(q[0], q[1], q[2], q[3]).toRotationMatrix();
+    const Eigen::Matrix3d t2 =
+        r2 * Vector3d(ref.body_inertia + 3 * b).asDiagonal() * r2.transpose();
+    // Same distribution: within single precision, or within a few times
+    // 2.2.2's absolute stop (1e-12 per off-diagonal entry) for tiny bodies.
+    const bool same = (t1 - t2).norm() <= std::max(1e-6 * t1.norm(), 1e-11) &&
+                      (bodies.ipos[b] - Vector3d(ref.body_ipos + 3 * b)).norm() <=
+                          1e-6 * std::max(1.0, bodies.ipos[b].norm());
+    if (!same) continue;
+    const Quaterniond& iq = bodies.iquat[b];
+    const mjtNum quat[4] = {iq.w(), iq.x(), iq.y(), iq.z()};
+    for (int k = 0; k < 4; ++k) changed |= ref.body_iquat[4 * b + k] != quat[k];
+    for (int k = 0; k < 3; ++k) {
+      changed |= ref.body_inertia[3 * b + k] != bodies.inertia[b][k] ||
+                 ref.body_ipos[3 * b + k] != bodies.ipos[b][k];
+      ref.body_inertia[3 * b + k] = bodies.inertia[b][k];
+      ref.body_ipos[3 * b + k] = bodies.ipos[b][k];
+    }
+    for (int k = 0; k < 4; ++k) ref.body_iquat[4 * b + k] = quat[k];
+  }
+  if (changed) {
+    mjData* d = mj_makeData(&ref);
+    mj_setConst(&ref, d);
+    mj_deleteData(d);
+  }
+}
+
 // MuJoCo 2.2.2's compiled model as is, without the named differences.
 inline MjModelPtr load_reference_unadjusted(const std::string& path) {
   char error[1000] = "";
@@ -57,7 +100,11 @@ inline MjModelPtr load_reference_unadjusted(const std::string& path) {
 // MuJoCo 2.2.2's compiled model with the named differences applied.
 inline MjModelPtr load_reference(const std::string& path) {
   MjModelPtr m = load_reference_unadjusted(path);
-  if (m) adopt_translation_only_invweights(*m, load_model(path));
+  if (m) {
+    const Model model = load_model(path);
+    adopt_inertial_frames(*m, model);
+    adopt_translation_only_invweights(*m, model);
+  }
   return m;
 }
 

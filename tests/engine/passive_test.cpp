@@ -74,7 +74,8 @@ TEST(Passive, TendonSpringDamperActsThroughItsJacobian) {
   EXPECT_NEAR(d.qfrc_passive[0], force, kTol);
   EXPECT_NEAR(d.qfrc_passive[1], -2 * force, kTol);
 
-  m.options.flags.passive = false;
+  m.options.flags.spring = false;
+  m.options.flags.damper = false;
   forward(m, d);
   EXPECT_EQ(d.qfrc_passive.norm(), 0);
   EXPECT_NEAR(d.ten_velocity[0], velocity, kTol);  // still computed

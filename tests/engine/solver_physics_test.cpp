@@ -1,5 +1,5 @@
 // The constraint solver against closed forms and measured MuJoCo 2.2.2
-// numbers (reference section 8): resting penetration, friction loss creep,
+// numbers (docs/physics.md §8): resting penetration, friction loss creep,
 // friction on an incline; determinism, bad states, the iteration-limit
 // warning and allocation-free steady-state steps.
 
@@ -94,7 +94,7 @@ TEST(SolverPhysics, RestingDepthWithDirectSolref) {
   }
 }
 
-// Reference section 8, item 2 and 3.
+// docs/physics.md §8: the measured resting depths of a sphere.
 TEST(SolverPhysics, MeasuredDepthsOfASphere) {
   EXPECT_NEAR(resting_depth(sphere_scene("0.02 1", 0.9, "friction='1 0.005 0.0001'"), 50), 3.924e-4,
               1e-9);
@@ -116,7 +116,7 @@ TEST(SolverPhysics, MeasuredDepthsOfASphere) {
               3.924e-4, 1e-9);
 }
 
-// Reference section 8, item 4: a box of mass 8 rests on 4 contacts with
+// docs/physics.md §8: a box of mass 8 rests on 4 contacts with
 // 4.905 N per pyramid edge.
 TEST(SolverPhysics, BoxRestsOnFourContacts) {
   const Model m = load_model_from_string(R"(
@@ -137,7 +137,7 @@ TEST(SolverPhysics, BoxRestsOnFourContacts) {
   EXPECT_NEAR(force[1], 0, 1e-6);
 }
 
-// Reference section 8, item 7: friction loss 1 on a slide joint, 0.5 N
+// docs/physics.md §8: friction loss 1 on a slide joint, 0.5 N
 // applied: steady creep at 5.27778e-4 m/s with efc_force -0.5.
 TEST(SolverPhysics, FrictionLossCreep) {
   const Model m = load_model_from_string(R"(

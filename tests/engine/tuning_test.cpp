@@ -8,7 +8,7 @@ namespace pliant {
 namespace {
 
 TEST(Tuning, RestingDepthFollowsTheClosedForm) {
-  // dmin = dmax = d: depth g (1 - d) (tc z)^2 (reference section 2).
+  // dmin = dmax = d: depth g (1 - d) (tc z)^2 (docs/physics.md §2).
   for (double d : {0.3, 0.9, 0.99}) {
     for (const SolRef& s : {SolRef{0.02, 1}, SolRef{0.05, 0.5}, SolRef{0.01, 2}}) {
       const ContactPrediction p = predict_contact(s, SolImp{d, d, 0.001, 0.5, 2}, 0.002);

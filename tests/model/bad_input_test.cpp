@@ -122,10 +122,10 @@ const std::vector<BadFile>& bad_files() {
       {"mocap_with_joint.xml", 3, {"mocap body cannot have joints"}},
       {"nested_mocap.xml", 5, {"mocap body must be a child of the world body"}},
       {"range_without_limited.xml",
-       4,
+       7,
        {"has 'range' but not 'limited'", "limited=\"true\"", "autolimits=\"true\""}},
       {"range_inverted.xml", 4, {"limited joint needs range[0] < range[1]"}},
-      {"ctrlrange_without_limited.xml", 9, {"has 'ctrlrange' but not 'ctrllimited'"}},
+      {"ctrlrange_without_limited.xml", 12, {"has 'ctrlrange' but not 'ctrllimited'"}},
       // Actuators and tendons.
       {"actuator_without_target.xml",
        9,

@@ -7,9 +7,9 @@ PLIANT is the `pliant` executable: `pliant info --json` gives every compiled
 field under MuJoCo's names; mujoco3.mjs (beside this file, run by node) gives
 the same fields from MuJoCo 3.3.8. Reals must agree to 1e-9 relative (with an
 absolute floor of 1e-9 for values near zero), mesh-derived mass and inertia to
-1e-6; integers exactly. Quaternions are compared up to sign; body inertia as
-the tensor in the body frame (principal axes are not unique when moments
-repeat). Exits 0 when every field agrees, 1 listing the fields that do not,
+1e-6; integers exactly. Quaternions are compared up to sign; body inertia also
+as the tensor in the body frame, which names a mass distribution that differs
+even where principal axes could be chosen differently. Exits 0 when every field agrees, 1 listing the fields that do not,
 2 when a model does not load in one of the engines.
 """
 import json
@@ -124,8 +124,6 @@ def main():
         if theirs.get(name) is None:
             failures.append((name, "MuJoCo 3.3.8 has no field of that name"))
             continue
-        if name in ("body_inertia", "body_iquat"):
-            continue  # compared as tensors below
         problem = compare(name, ours[name], theirs[name], mesh_model)
         if problem:
             failures.append((name, problem))

@@ -7,12 +7,13 @@
 //       named. Sizes (nq, nv, ...) are numbers, arrays are flat lists.
 //   node mujoco3.mjs dump MODEL.xml [--steps N] [--key K] [--disable a,b]
 //       one JSON line per step before stepping, with the keys of
-//       `pliant dump`: step, time, qpos, qvel, qacc, sensordata, ncon,
+//       `pliant dump`: step, time, qpos, qvel, act, qacc, sensordata, ncon,
 //       contacts (geom1, geom2, dist, pos, frame), nefc, efc_type.
 //   A model that does not load prints {"error": "..."} and exits 2.
 //
-// The model's folder (includes, meshes, textures) is copied into the
-// module's in-memory file system, so relative paths resolve as on disk.
+// The model's folder and the folders its files name (includes, meshes,
+// textures) are copied into the module's in-memory file system at their own
+// absolute paths, so relative paths resolve as on disk.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,17 +25,58 @@ const option = (name, fallback) => {
   return i >= 0 && i + 1 < rest.length ? rest[i + 1] : fallback;
 };
 
-function copyTree(mujoco, hostDir, memDir, depth) {
-  if (depth > 8) return;
-  for (const entry of fs.readdirSync(hostDir, {withFileTypes: true})) {
-    const host = path.join(hostDir, entry.name);
-    const mem = memDir + '/' + entry.name;
-    if (entry.isDirectory()) {
-      if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
-      mujoco.FS.mkdir(mem);
-      copyTree(mujoco, host, mem, depth + 1);
-    } else if (entry.isFile()) {
-      mujoco.FS.writeFile(mem, fs.readFileSync(host));
+// Copies a host folder, recursively, to the same absolute path in the
+// module's in-memory file system, unless it or a folder above it was copied.
+function copyTree(mujoco, hostDir, copied) {
+  if ([...copied].some((d) => hostDir === d || hostDir.startsWith(d + path.sep))) return;
+  copied.add(hostDir);
+  const copyFolder = (folder) => {
+    mujoco.FS.mkdirTree(folder);
+    for (const entry of fs.readdirSync(folder, {withFileTypes: true})) {
+      const host = path.join(folder, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'node_modules' && !entry.name.startsWith('.')) copyFolder(host);
+      } else if (entry.isFile()) {
+        mujoco.FS.writeFile(host, fs.readFileSync(host));
+      }
+    }
+  };
+  copyFolder(hostDir);
+}
+
+// The model's folder, then every folder its XML files name (includes,
+// meshdir, texturedir, asset files), relative to the model's folder as
+// MuJoCo resolves them.
+function copyModel(mujoco, modelFile) {
+  const root = path.dirname(modelFile);
+  const copied = new Set();
+  copyTree(mujoco, root, copied);
+  const scanned = new Set();
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const dir of [...copied]) {
+      const stack = [dir];
+      while (stack.length) {
+        const current = stack.pop();
+        for (const entry of fs.readdirSync(current, {withFileTypes: true})) {
+          const host = path.join(current, entry.name);
+          if (entry.isDirectory() && entry.name !== 'node_modules' && !entry.name.startsWith('.')) {
+            stack.push(host);
+          } else if (entry.name.endsWith('.xml') && !scanned.has(host)) {
+            scanned.add(host);
+            const text = fs.readFileSync(host, 'utf8');
+            for (const m of text.matchAll(/\b(file|meshdir|texturedir|assetdir)="([^"]+)"/g)) {
+              const target = path.resolve(root, m[2]);
+              const folder = m[1] === 'file' ? path.dirname(target) : target;
+              if (fs.existsSync(folder) && fs.statSync(folder).isDirectory()) {
+                const before = copied.size;
+                copyTree(mujoco, folder, copied);
+                changed = changed || copied.size !== before;
+              }
+            }
+          }
+        }
+      }
     }
   }
 }
@@ -105,7 +147,7 @@ function dump(mujoco, model) {
     }
     lines.push(JSON.stringify({
       step, time: data.time, qpos: toList(data.qpos), qvel: toList(data.qvel),
-      qacc: toList(data.qacc), sensordata: toList(data.sensordata), ncon: data.ncon, contacts,
+      act: toList(data.act), qacc: toList(data.qacc), sensordata: toList(data.sensordata), ncon: data.ncon, contacts,
       nefc: data.nefc, efc_type: toList(data.efc_type).slice(0, data.nefc),
     }));
     mujoco.mj_step(model, data);
@@ -116,11 +158,10 @@ function dump(mujoco, model) {
 
 const mujoco = await loadMujoco();
 const absolute = path.resolve(modelPath);
-mujoco.FS.mkdir('/model');
-copyTree(mujoco, path.dirname(absolute), '/model', 0);
+copyModel(mujoco, absolute);
 let model;
 try {
-  model = mujoco.MjModel.loadFromXML('/model/' + path.basename(absolute));
+  model = mujoco.MjModel.loadFromXML(absolute);
 } catch (e) {
   const message = typeof e === 'number' ? mujoco.getExceptionMessage?.(e) ?? String(e) : String(e);
   console.log(JSON.stringify({error: String(message)}));

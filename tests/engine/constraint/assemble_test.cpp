@@ -1,5 +1,5 @@
 // Constraint rows on small scenes against the reference's measured numbers
-// (mujoco-model.md section 8).
+// (docs/physics.md §8).
 
 #include "engine/constraint/assemble.h"
 
