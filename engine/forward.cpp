@@ -26,10 +26,15 @@ int first_bad_entry(const VectorXd& v) {
   return -1;
 }
 
-// A diverged state is reset (keeping the warnings) rather than propagated.
+// A diverged state is reset (keeping the warnings) rather than propagated,
+// unless the autoreset flag is off: then it is only reported.
 bool reset_if_bad(const Model& m, Data& d, const VectorXd& v, WarningKind kind) {
   const int bad = first_bad_entry(v);
   if (bad < 0) return false;
+  if (!m.options.flags.autoreset) {
+    record_warning(d, kind, bad);
+    return false;
+  }
   const auto warnings = d.warnings;
   const long steps = d.step_count;
   reset_data(m, d);

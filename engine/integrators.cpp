@@ -38,7 +38,8 @@ void advance(const Model& m, Data& d, const VectorXd& qacc) {
 void integrate_euler(const Model& m, Data& d) {
   bool damped = false;
   for (double damping : m.dofs.damping) damped = damped || damping > 0;
-  if (!damped) return advance(m, d, d.qacc);
+  // eulerdamp off (MuJoCo 3.x): damping stays explicit, in qacc.
+  if (!damped || !m.options.flags.eulerdamp) return advance(m, d, d.qacc);
   // Same tree sparsity as M: only the diagonal changes.
   const double h = m.options.timestep;
   Workspace& w = workspace(d);

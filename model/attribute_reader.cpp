@@ -102,6 +102,16 @@ bool AttributeReader::read_bool(const std::string& name, bool& out) {
   return read_keyword(name, out, {{"false", false}, {"true", true}});
 }
 
+void AttributeReader::accept_unused(const std::string& name, const std::string& why) {
+  if (has(name)) note("'" + name + "' is accepted and not used: " + why);
+}
+
+void AttributeReader::note(const std::string& message) {
+  if (notes_ == nullptr) return;
+  notes_->push_back(node_.file + ":" + std::to_string(node_.line) + ": <" + node_.name + "> " +
+                    message);
+}
+
 void AttributeReader::finish() {
   for (const XmlAttribute& attribute : node_.attributes) {
     if (std::find(known_.begin(), known_.end(), attribute.name) != known_.end()) continue;

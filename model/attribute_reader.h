@@ -18,7 +18,10 @@ namespace pliant {
 
 class AttributeReader {
  public:
-  explicit AttributeReader(const XmlNode& node) : node_(node) {}
+  // `notes` (the model's, may be null) collects the sentences of
+  // accept_unused and note.
+  explicit AttributeReader(const XmlNode& node, std::vector<std::string>* notes = nullptr)
+      : node_(node), notes_(notes) {}
 
   const XmlNode& node() const { return node_; }
 
@@ -64,6 +67,13 @@ class AttributeReader {
          "'; accepted: " + accepted);
   }
 
+  // Reads nothing: `name` is documented MJCF that Pliant accepts and does
+  // not use. When the element carries it, the notes get one sentence naming
+  // it (with file and line) and saying why.
+  void accept_unused(const std::string& name, const std::string& why);
+  // Adds "FILE:LINE: <element> MESSAGE" to the notes.
+  void note(const std::string& message);
+
   // Rejects attributes that no read asked for.
   void finish();
 
@@ -71,6 +81,7 @@ class AttributeReader {
 
  private:
   const XmlNode& node_;
+  std::vector<std::string>* notes_;
   std::vector<std::string> known_;
 };
 

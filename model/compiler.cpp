@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <set>
 
+#include "model/exact_rotation.h"
 #include "model/geom_inertia.h"
 #include "model/load_error.h"
 #include "model/mesh.h"
@@ -102,6 +104,12 @@ class Compiler {
     m_.file = spec_.file;
     m_.options = spec_.options;
     m_.stat = spec_.stat;
+    // Documented MJCF accepted without effect: each attribute once.
+    std::set<std::string> noted;
+    for (const std::string& note : spec_.notes) {
+      const std::string what = note.substr(note.find(": ") + 2);
+      if (noted.insert(what).second) m_.warnings.push_back(note);
+    }
     flatten(spec_.world, -1, bodies_);
     compile_assets();
     compile_bodies();
@@ -159,8 +167,13 @@ class Compiler {
   void compile_assets() {
     for (size_t i = 0; i < spec_.textures.size(); ++i) {
       const TextureSpec& t = spec_.textures[i];
+      // A texture from a file and without a name is named after the file
+      // (MuJoCo does the same for meshes and height fields).
+      const std::string name = t.name.empty() && !t.file.empty()
+                                   ? std::filesystem::path(t.file).stem().string()
+                                   : t.name;
       m_.textures.type.push_back(t.type);
-      m_.textures.name.push_back(t.name);
+      m_.textures.name.push_back(name);
       m_.textures.file.push_back(t.file.empty() ? ""
                                                 : asset_path(t.file, spec_.compiler.texturedir));
       m_.textures.builtin.push_back(t.builtin);
@@ -168,7 +181,7 @@ class Compiler {
       m_.textures.rgb2.push_back(t.rgb2);
       m_.textures.width.push_back(t.width);
       m_.textures.height.push_back(t.height);
-      add_name(ObjectType::kTexture, t.name, static_cast<int>(i), t.where, "texture");
+      add_name(ObjectType::kTexture, name, static_cast<int>(i), t.where, "texture");
     }
     for (size_t i = 0; i < spec_.materials.size(); ++i) {
       const MaterialSpec& s = spec_.materials[i];
@@ -187,12 +200,15 @@ class Compiler {
     }
     for (size_t i = 0; i < spec_.hfields.size(); ++i) {
       const HfieldSpec& s = spec_.hfields[i];
-      m_.hfields.name.push_back(s.name);
+      const std::string name = s.name.empty() && !s.file.empty()
+                                   ? std::filesystem::path(s.file).stem().string()
+                                   : s.name;
+      m_.hfields.name.push_back(name);
       m_.hfields.file.push_back(s.file);
       m_.hfields.size.push_back(s.size);
       m_.hfields.nrow.push_back(s.nrow);
       m_.hfields.ncol.push_back(s.ncol);
-      add_name(ObjectType::kHfield, s.name, static_cast<int>(i), s.where, "hfield");
+      add_name(ObjectType::kHfield, name, static_cast<int>(i), s.where, "hfield");
     }
     for (size_t i = 0; i < spec_.meshes.size(); ++i) {
       const MeshSpec& s = spec_.meshes[i];
@@ -879,9 +895,27 @@ class Compiler {
       const EqualitySpec& s = spec_.equalities[i];
       std::array<double, 11> data{};
       int obj1 = -1, obj2 = -1;
+      // As MuJoCo 3.3.8's eq_objtype: body or site for connect and weld,
+      // unknown (0) for joint and tendon couplings, whose type says it all.
+      const bool coupling = s.type == EqualityType::kJoint || s.type == EqualityType::kTendon;
+      ObjectType obj_type = coupling ? ObjectType::kUnknown : ObjectType::kBody;
       switch (s.type) {
         case EqualityType::kConnect:
         case EqualityType::kWeld: {
+          if (s.sites) {
+            // Site semantics (MuJoCo 3.x): the sites' current frames meet;
+            // the data holds only torquescale. (A site weld keeps eq_data's
+            // initial polynomial (0 1 0 0 0) in its unused entries, as 3.3.8
+            // compiles it; a site connect has them zeroed.)
+            obj_type = ObjectType::kSite;
+            if (s.type == EqualityType::kWeld) data[1] = 1;
+            obj1 = lookup(ObjectType::kSite, s.obj1, s.where, "site");
+            obj2 = lookup(ObjectType::kSite, s.obj2, s.where, "site");
+            if (m_.sites.body[obj1] == m_.sites.body[obj2]) {
+              fail(s.where, "an equality needs sites on two different bodies");
+            }
+            break;
+          }
           obj1 = lookup(ObjectType::kBody, s.obj1, s.where, "body");
           obj2 = s.obj2.empty() ? 0 : lookup(ObjectType::kBody, s.obj2, s.where, "body");
           if (obj1 == obj2) fail(s.where, "an equality needs two different bodies");
@@ -940,8 +974,12 @@ class Compiler {
           break;
         }
       }
-      data[10] = s.torquescale;  // MuJoCo keeps it for every type
+      // MuJoCo keeps torquescale for every type but the site connect, whose
+      // data is all zero.
+      const bool site_connect = s.sites && s.type == EqualityType::kConnect;
+      data[10] = site_connect ? 0 : s.torquescale;
       e.type.push_back(s.type);
+      e.obj_type.push_back(obj_type);
       e.obj1.push_back(obj1);
       e.obj2.push_back(obj2);
       e.active.push_back(s.active);

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "model/mesh.h"
+#include "model/exact_rotation.h"
 #include "model/orientation.h"
 
 namespace pliant {
@@ -189,6 +189,13 @@ void parse_camera(AttributeReader& reader, const CompilerSettings& compiler, Cam
   if (auto quat = read_orientation(reader, compiler)) camera.quat = *quat;
   reader.read("fovy", camera.fovy);
   reader.has("ipd");
+  // MuJoCo 3.x camera intrinsics: for rendering and the camprojection
+  // sensor; the viewer draws with fovy.
+  const std::string intrinsics = "Pliant's viewer renders cameras with fovy only";
+  for (const char* name : {"orthographic", "resolution", "focal", "focalpixel", "principal",
+                           "principalpixel", "sensorsize"}) {
+    reader.accept_unused(name, intrinsics);
+  }
   skip_user_data(reader);
   reader.finish();
 }
@@ -209,6 +216,11 @@ void parse_light(AttributeReader& reader, LightSpec& light) {
   reader.read("ambient", light.ambient);
   reader.read("diffuse", light.diffuse);
   reader.read("specular", light.specular);
+  // MuJoCo 3.x light model for physically based rendering.
+  const std::string pbr = "Pliant's viewer lights with the classic model only";
+  for (const char* name : {"type", "texture", "bulbradius", "intensity", "range"}) {
+    reader.accept_unused(name, pbr);
+  }
   reader.finish();
 }
 
@@ -505,6 +517,20 @@ void parse_equality(AttributeReader& reader, const CompilerSettings& compiler,
     reader.read("body1", equality.obj1);
     reader.read("body2", equality.obj2);
     reader.read("anchor", equality.anchor);
+    // MuJoCo 3.x: the two sites' frames, instead of bodies and an anchor.
+    std::string site1, site2;
+    const bool has_site1 = reader.read("site1", site1), has_site2 = reader.read("site2", site2);
+    if (has_site1 || has_site2) {
+      if (!has_site1 || !has_site2) {
+        reader.fail("<" + kind + "> with sites needs both 'site1' and 'site2'");
+      }
+      if (!equality.obj1.empty() || !equality.obj2.empty() || reader.has("anchor")) {
+        reader.fail("<" + kind + "> takes either body1/body2/anchor or site1/site2, not both");
+      }
+      equality.sites = true;
+      equality.obj1 = site1;
+      equality.obj2 = site2;
+    }
   }
   if (kind == "weld") {
     Eigen::Matrix<double, 7, 1> pose;
@@ -555,6 +581,8 @@ void parse_option(AttributeReader& reader, Options& options) {
   reader.read("tolerance", options.tolerance);
   reader.read("noslip_tolerance", options.noslip_tolerance);
   reader.read("mpr_tolerance", options.mpr_tolerance);
+  // MuJoCo 3.x's names for the convex collision tolerance and iterations.
+  reader.read("ccd_tolerance", options.mpr_tolerance);
   reader.read("gravity", options.gravity);
   reader.read("wind", options.wind);
   reader.read("magnetic", options.magnetic);
@@ -563,6 +591,7 @@ void parse_option(AttributeReader& reader, Options& options) {
   reader.read("o_margin", options.o_margin);
   read_solref(reader, "o_solref", options.o_solref);
   read_solimp(reader, "o_solimp", options.o_solimp);
+  read_partial(reader, "o_friction", options.o_friction, 5);
   reader.read_keyword("integrator", options.integrator,
                       {{"Euler", Integrator::kEuler},
                        {"RK4", Integrator::kRk4},
@@ -584,9 +613,23 @@ void parse_option(AttributeReader& reader, Options& options) {
   reader.read("iterations", options.iterations);
   reader.read("noslip_iterations", options.noslip_iterations);
   reader.read("mpr_iterations", options.mpr_iterations);
+  reader.read("ccd_iterations", options.mpr_iterations);
   if (options.iterations < 0 || options.noslip_iterations < 0 || options.mpr_iterations < 0) {
     reader.fail("iteration counts of <option> must not be negative");
   }
+  if (options.noslip_iterations > 0) {
+    reader.note(
+        "'noslip_iterations' is accepted and not used: Pliant has no noslip "
+        "post-processing, so contacts may slip as without it");
+  }
+  // Documented in MuJoCo 3.3.8, meaningless to Pliant's solvers.
+  const std::string line_search = "Pliant's line search is exact, with no iteration budget";
+  reader.accept_unused("ls_iterations", line_search);
+  reader.accept_unused("ls_tolerance", line_search);
+  reader.accept_unused("sdf_iterations", "Pliant has no SDF collisions (plugins)");
+  reader.accept_unused("sdf_initpoints", "Pliant has no SDF collisions (plugins)");
+  reader.accept_unused("actuatorgroupdisable",
+                       "Pliant has no actuator groups to disable; every actuator acts");
   reader.finish();
 }
 
@@ -618,6 +661,12 @@ void parse_option_flags(AttributeReader& reader, OptionFlags& flags) {
   read_flag("fwdinv", flags.fwdinv);
   read_flag("sensornoise", flags.sensornoise);
   read_flag("multiccd", flags.multiccd);
+  read_flag("eulerdamp", flags.eulerdamp);
+  read_flag("autoreset", flags.autoreset);
+  read_flag("midphase", flags.midphase);
+  read_flag("nativeccd", flags.nativeccd);
+  read_flag("island", flags.island);
+  read_flag("invdiscrete", flags.invdiscrete);
   reader.finish();
 }
 

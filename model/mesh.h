@@ -9,9 +9,10 @@
 // moment they are read until they are stored in the compiled model, and a few
 // intermediate sums are formed in single precision too. To give the same
 // bits, every vertex coordinate handed out here is a float widened to double,
-// and process_mesh() rounds where MuJoCo rounds. The translation unit must
-// therefore not be built with -ffast-math; mesh.cpp switches off
-// floating-point contraction (FMA) for itself.
+// and process_mesh() rounds where MuJoCo rounds. The mesh sources must
+// therefore not be built with -ffast-math; mesh.cpp, mesh_files.cpp and
+// exact_rotation.cpp switch off floating-point contraction (FMA) for
+// themselves.
 //
 // What 2.2.2 does with a mesh (measured against libmujoco 2.2.2):
 //  * Vertices are floats. STL faces are stored with their own three vertices
@@ -50,7 +51,8 @@ struct TriangleMesh {
 
 // Reads a mesh file chosen by extension (case-insensitive): .stl (binary or
 // ASCII), .obj (through tinyobjloader; only the first object's faces, as
-// MuJoCo) or .msh (MuJoCo's binary mesh format). Applies `scale` per axis.
+// MuJoCo) or .msh (MuJoCo's binary mesh format). A file without faces gets
+// the faces of its vertices' convex hull. Applies `scale` per axis.
 // Any problem throws LoadError(xml_file, xml_line, ...) naming `path`.
 TriangleMesh read_mesh_file(const std::string& path, const Eigen::Vector3d& scale,
                             const std::string& xml_file, int xml_line);
@@ -94,14 +96,5 @@ struct ProcessedMesh {
 // range face indices, zero surface area, zero volume and non-physical inertia.
 ProcessedMesh process_mesh(TriangleMesh raw, const std::string& xml_file, int xml_line,
                            double density = 1000, MeshInertia mode = MeshInertia::kLegacy);
-
-// Eigen-decomposition of a symmetric 3x3 matrix as MuJoCo 2.2.2 does it
-// (mju_eig3): Jacobi rotations on the largest off-diagonal entry, accumulated
-// in a quaternion, stopped when the largest off-diagonal entry is below 1e-12
-// (absolute) or its rotation has 1 - cos(angle) below 1e-12; eigenvalues then
-// sorted in decreasing order by 90-degree rotations. mat = R diag(values) R'.
-// Returns the number of rotations applied. Useful for body inertia too.
-int eigen_decompose_symmetric3(const Eigen::Matrix3d& mat, Eigen::Vector3d* values,
-                               Eigen::Quaterniond* frame);
 
 }  // namespace pliant

@@ -6,14 +6,16 @@ int OptionFlags::disable_bits() const {
   // MuJoCo 3.x's mjtDisableBit order.
   const bool off[] = {!constraint,   !equality,  !frictionloss, !limit,     !contact,
                       !spring,       !damper,    !gravity,      !clampctrl, !warmstart,
-                      !filterparent, !actuation, !refsafe,      !sensor};
+                      !filterparent, !actuation, !refsafe,      !sensor,    !midphase,
+                      !eulerdamp,    !autoreset, !nativeccd,    !island};
   int bits = 0;
-  for (int i = 0; i < 14; ++i) bits |= off[i] ? (1 << i) : 0;
+  for (int i = 0; i < 19; ++i) bits |= off[i] ? (1 << i) : 0;
   return bits;
 }
 
 int OptionFlags::enable_bits() const {
-  const bool on[] = {override_contacts, energy, fwdinv, sensornoise, multiccd};
+  // MuJoCo 3.x's mjtEnableBit order (2.x's sensornoise is not a 3.x bit).
+  const bool on[] = {override_contacts, energy, fwdinv, invdiscrete, multiccd};
   int bits = 0;
   for (int i = 0; i < 5; ++i) bits |= on[i] ? (1 << i) : 0;
   return bits;

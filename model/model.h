@@ -103,8 +103,13 @@ struct OptionFlags {
   bool spring = true, damper = true, gravity = true, clampctrl = true, warmstart = true,
        filterparent = true;
   bool actuation = true, refsafe = true, sensor = true;
-  bool override_contacts = false, energy = false, fwdinv = false, sensornoise = false,
+  // MuJoCo 3.x: midphase, nativeccd and island name collision and solver
+  // strategies Pliant does not have (accepted, reported); eulerdamp off makes
+  // Euler treat joint damping explicitly; autoreset off keeps a diverged state.
+  bool midphase = true, eulerdamp = true, autoreset = true, nativeccd = true, island = true;
+  bool override_contacts = false, energy = false, fwdinv = false, invdiscrete = false,
        multiccd = false;
+  bool sensornoise = false;  // MuJoCo 2.x only
 
   int disable_bits() const;  // MuJoCo's mjtDisableBit mask
   int enable_bits() const;   // MuJoCo's mjtEnableBit mask
@@ -125,6 +130,7 @@ struct Options {
   double o_margin = 0;            // m, used with the override flag
   SolRef o_solref;
   SolImp o_solimp;
+  Vector5d o_friction{1, 1, 0.005, 0.0001, 0.0001};
   Integrator integrator = Integrator::kEuler;
   CollisionMode collision = CollisionMode::kAll;
   Cone cone = Cone::kPyramidal;
@@ -303,7 +309,8 @@ struct Excludes {
 
 struct Equalities {
   std::vector<EqualityType> type;
-  std::vector<int> obj1, obj2;  // bodies, joints or tendons; obj2 -1 when absent
+  std::vector<ObjectType> obj_type;  // kBody or kSite (connect, weld); kUnknown otherwise
+  std::vector<int> obj1, obj2;       // of that type; obj2 -1 when absent
   std::vector<bool> active;
   std::vector<SolRef> solref;
   std::vector<SolImp> solimp;

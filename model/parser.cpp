@@ -96,7 +96,7 @@ class Parser {
   }
 
   ModelSpec run(const XmlNode& root) {
-    AttributeReader reader(root);
+    AttributeReader reader(root, &spec_.notes);
     reader.read("model", spec_.model_name);
     reader.finish();
 
@@ -104,7 +104,7 @@ class Parser {
     // them, wherever they stand in the file.
     for (const XmlNode& node : root.children) {
       if (node.name == "compiler") {
-        AttributeReader r(node);
+        AttributeReader r(node, &spec_.notes);
         parse_compiler(r, spec_.compiler);
         no_children(node);
       }
@@ -169,7 +169,7 @@ class Parser {
   }
 
   void parse_default(const XmlNode& node, int parent) {
-    AttributeReader reader(node);
+    AttributeReader reader(node, &spec_.notes);
     std::string name;
     reader.read("class", name);
     reader.finish();
@@ -194,7 +194,7 @@ class Parser {
     // whatever the order in the file.
     for (const XmlNode& child : node.children) {
       if (child.name == "default") continue;
-      AttributeReader r(child);
+      AttributeReader r(child, &spec_.notes);
       DefaultClass& c = classes_[id];
       const std::string& n = child.name;
       if (n == "geom") {
@@ -232,17 +232,17 @@ class Parser {
   }
 
   void parse_option_element(const XmlNode& node) {
-    AttributeReader reader(node);
+    AttributeReader reader(node, &spec_.notes);
     parse_option(reader, spec_.options);
     for (const XmlNode& child : node.children) {
       if (child.name != "flag") unknown_element(child, "option", "flag");
-      AttributeReader r(child);
+      AttributeReader r(child, &spec_.notes);
       parse_option_flags(r, spec_.options.flags);
     }
   }
 
   void parse_size(const XmlNode& node) {
-    AttributeReader reader(node);
+    AttributeReader reader(node, &spec_.notes);
     // Memory sizes: Pliant grows its buffers as needed, so these are accepted
     // for compatibility and not used.
     for (const char* name : {"njmax", "nconmax", "nstack", "nuserdata", "nkey", "nuser_body",
@@ -255,7 +255,7 @@ class Parser {
   }
 
   void parse_statistic(const XmlNode& node) {
-    AttributeReader reader(node);
+    AttributeReader reader(node, &spec_.notes);
     spec_.stat_meaninertia_given = reader.read("meaninertia", spec_.stat.meaninertia);
     spec_.stat_meanmass_given = reader.read("meanmass", spec_.stat.meanmass);
     spec_.stat_meansize_given = reader.read("meansize", spec_.stat.meansize);
@@ -267,7 +267,7 @@ class Parser {
 
   void parse_assets(const XmlNode& node) {
     for (const XmlNode& child : node.children) {
-      AttributeReader r(child);
+      AttributeReader r(child, &spec_.notes);
       const int cls = class_of(child, 0);
       if (child.name == "mesh") {
         MeshSpec mesh = classes_[cls].mesh;
@@ -298,16 +298,16 @@ class Parser {
   }
 
   void parse_worldbody(const XmlNode& node) {
-    AttributeReader reader(node);
+    AttributeReader reader(node, &spec_.notes);
     reader.finish();
     spec_.world.where = where(node);
     spec_.world.name = "world";
-    parse_body_children(node, spec_.world, 0, true);
+    parse_body_children(node, spec_.world, 0, true, Pose());
   }
 
   void parse_body(const XmlNode& node, BodySpec& body, int inherited_class) {
     body.where = where(node);
-    AttributeReader reader(node);
+    AttributeReader reader(node, &spec_.notes);
     reader.read("name", body.name);
     int childclass = inherited_class;
     if (reader.read("childclass", body.childclass)) {
@@ -324,45 +324,174 @@ class Parser {
     reader.read_bool("mocap", body.mocap);
     reader.read("gravcomp", body.gravcomp);
     reader.has("user");
-    reader.has("gravcomp");
     reader.finish();
-    parse_body_children(node, body, childclass, false);
+    parse_body_children(node, body, childclass, false, Pose());
   }
 
-  void parse_body_children(const XmlNode& node, BodySpec& body, int childclass, bool world) {
+  // A <frame>'s pose in the enclosing body: elements written inside it are
+  // placed by it (nested frames compose).
+  struct Pose {
+    Vector3d pos{0, 0, 0};
+    Quaterniond quat = Quaterniond::Identity();
+    bool identity() const { return pos.isZero(0) && quat.w() == 1 && quat.vec().isZero(0); }
+    Vector3d point(const Vector3d& p) const { return pos + quat * p; }
+    void place(Vector3d& p, Quaterniond& q) const {
+      p = point(p);
+      q = (quat * q).normalized();
+    }
+    void place(std::optional<std::array<double, 6>>& fromto) const {
+      if (!fromto) return;
+      auto& f = *fromto;
+      const Vector3d a = point(Vector3d(f[0], f[1], f[2])), b = point(Vector3d(f[3], f[4], f[5]));
+      f = {a[0], a[1], a[2], b[0], b[1], b[2]};
+    }
+  };
+
+  // A <frame> (MuJoCo 3.x): its children belong to the enclosing body, placed
+  // by the frame's pose, with the frame's childclass if it has one.
+  void parse_frame(const XmlNode& node, BodySpec& body, int childclass, bool world,
+                   const Pose& outer) {
+    AttributeReader reader(node, &spec_.notes);
+    reader.has("name");
+    std::string frame_class;
+    if (reader.read("childclass", frame_class)) {
+      auto it = class_ids_.find(frame_class);
+      if (it == class_ids_.end()) {
+        fail_at(node, "unknown default class '" + frame_class + "' in 'childclass' of <frame>");
+      }
+      childclass = it->second;
+    }
+    Pose pose;
+    reader.read("pos", pose.pos);
+    if (auto quat = read_orientation(reader, spec_.compiler)) pose.quat = *quat;
+    reader.finish();
+    Pose combined;
+    combined.pos = outer.point(pose.pos);
+    combined.quat = (outer.quat * pose.quat).normalized();
+    parse_body_children(node, body, childclass, world, combined);
+  }
+
+  // A <replicate> (MuJoCo 3.x): `count` copies of its children, copy i
+  // placed by the repeat transform (offset, euler) applied i times after the
+  // enclosing frame; a named element's copy gets sep and i appended (inner
+  // replicates first).
+  void parse_replicate(const XmlNode& node, BodySpec& body, int childclass, bool world,
+                       const Pose& outer) {
+    AttributeReader reader(node, &spec_.notes);
+    int count = 0;
+    if (!reader.read("count", count) || count < 1) {
+      reader.fail("<replicate> needs 'count', a positive number of copies");
+    }
+    if (count > 10000) reader.fail("<replicate> 'count' may be at most 10000");
+    Vector3d offset(0, 0, 0), euler(0, 0, 0);
+    std::string sep;
+    reader.read("offset", offset);
+    reader.read("euler", euler);
+    reader.read("sep", sep);
+    reader.finish();
+    Pose step;
+    step.pos = offset;
+    step.quat =
+        euler_to_quat(euler * (spec_.compiler.degrees ? M_PI / 180 : 1.0), spec_.compiler.eulerseq);
+    Pose repeat;  // the step applied i times
+    for (int i = 0; i < count; ++i) {
+      Pose placed;
+      placed.pos = outer.point(repeat.pos);
+      placed.quat = (outer.quat * repeat.quat).normalized();
+      const BodySpec before = counts_of(body);
+      parse_body_children(node, body, childclass, world, placed);
+      append_suffix(body, before, sep + std::to_string(i));
+      repeat.pos = step.point(repeat.pos);
+      repeat.quat = (step.quat * repeat.quat).normalized();
+    }
+  }
+
+  // How many of each element a body holds (the other fields are unused).
+  static BodySpec counts_of(const BodySpec& body) {
+    BodySpec counts;
+    counts.joints.resize(body.joints.size());
+    counts.geoms.resize(body.geoms.size());
+    counts.sites.resize(body.sites.size());
+    counts.cameras.resize(body.cameras.size());
+    counts.lights.resize(body.lights.size());
+    counts.children.resize(body.children.size());
+    return counts;
+  }
+
+  // Appends `suffix` to the names of the elements `body` gained since
+  // `before`, and to every name in the bodies it gained.
+  static void append_suffix(BodySpec& body, const BodySpec& before, const std::string& suffix) {
+    const auto rename = [&](auto& list, size_t from) {
+      for (size_t k = from; k < list.size(); ++k) {
+        if (!list[k].name.empty()) list[k].name += suffix;
+      }
+    };
+    rename(body.joints, before.joints.size());
+    rename(body.geoms, before.geoms.size());
+    rename(body.sites, before.sites.size());
+    rename(body.cameras, before.cameras.size());
+    rename(body.lights, before.lights.size());
+    for (size_t k = before.children.size(); k < body.children.size(); ++k) {
+      BodySpec& child = body.children[k];
+      if (!child.name.empty()) child.name += suffix;
+      append_suffix(child, BodySpec(), suffix);
+    }
+  }
+
+  void parse_body_children(const XmlNode& node, BodySpec& body, int childclass, bool world,
+                           const Pose& frame) {
     for (const XmlNode& child : node.children) {
       const std::string& n = child.name;
       if (n == "body") {
         body.children.emplace_back();
-        parse_body(child, body.children.back(), childclass);
+        BodySpec& added = body.children.back();
+        parse_body(child, added, childclass);
+        frame.place(added.pos, added.quat);
         continue;
       }
-      AttributeReader r(child);
+      if (n == "frame") {
+        parse_frame(child, body, childclass, world, frame);
+        continue;
+      }
+      if (n == "replicate") {
+        parse_replicate(child, body, childclass, world, frame);
+        continue;
+      }
+      AttributeReader r(child, &spec_.notes);
       const int cls = class_of(child, childclass);
       if (n == "geom") {
         GeomSpec geom = classes_[cls].geom;
         geom.where = where(child);
         parse_geom(r, spec_.compiler, geom);
+        frame.place(geom.pos, geom.quat);
+        frame.place(geom.fromto);
         body.geoms.push_back(geom);
       } else if (n == "site") {
         SiteSpec site = classes_[cls].site;
         site.where = where(child);
         parse_site(r, spec_.compiler, site);
+        frame.place(site.pos, site.quat);
+        frame.place(site.fromto);
         body.sites.push_back(site);
       } else if (n == "camera") {
         CameraSpec camera = classes_[cls].camera;
         camera.where = where(child);
         parse_camera(r, spec_.compiler, camera);
+        frame.place(camera.pos, camera.quat);
         body.cameras.push_back(camera);
       } else if (n == "light") {
         LightSpec light = classes_[cls].light;
         light.where = where(child);
         parse_light(r, light);
+        light.pos = frame.point(light.pos);
+        light.dir = frame.quat * light.dir;
         body.lights.push_back(light);
       } else if (!world && n == "joint") {
         JointSpec joint = classes_[cls].joint;
         joint.where = where(child);
         parse_joint(r, joint);
+        joint.pos = frame.point(joint.pos);
+        joint.axis = frame.quat * joint.axis;
         body.joints.push_back(joint);
       } else if (!world && n == "freejoint") {
         JointSpec joint;
@@ -377,8 +506,9 @@ class Parser {
         InertialSpec inertial;
         inertial.where = where(child);
         parse_inertial(r, spec_.compiler, inertial);
+        frame.place(inertial.pos, inertial.quat);
         body.inertial = inertial;
-      } else if (n == "composite" || n == "flexcomp" || n == "frame" || n == "replicate") {
+      } else if (n == "composite" || n == "flexcomp") {
         fail_at(child, "<" + n +
                            "> is not supported by Pliant; write the bodies it would make "
                            "explicitly");
@@ -388,8 +518,9 @@ class Parser {
                            "inside a <body>");
       } else {
         unknown_element(child, world ? "worldbody" : "body",
-                        world ? "body, geom, site, camera, light"
-                              : "body, inertial, joint, freejoint, geom, site, camera, light");
+                        world ? "body, frame, replicate, geom, site, camera, light"
+                              : "body, frame, replicate, inertial, joint, freejoint, geom, site, "
+                                "camera, light");
       }
       no_children(child);
     }
@@ -397,7 +528,7 @@ class Parser {
 
   void parse_contact(const XmlNode& node) {
     for (const XmlNode& child : node.children) {
-      AttributeReader r(child);
+      AttributeReader r(child, &spec_.notes);
       if (child.name == "pair") {
         PairSpec pair = classes_[class_of(child, 0)].pair;
         pair.where = where(child);
@@ -440,12 +571,13 @@ class Parser {
       } else {
         unknown_element(child, "equality", "connect, weld, joint, tendon");
       }
-      AttributeReader r(child);
+      AttributeReader r(child, &spec_.notes);
       parse_equality(r, spec_.compiler, equality);
       if (equality.obj1.empty()) {
         fail_at(child,
                 "<" + n + "> needs " +
-                    (n == "connect" || n == "weld" ? std::string("body1") : n + std::string("1")));
+                    (n == "connect" || n == "weld" ? std::string("body1 (or site1 and site2)")
+                                                   : n + std::string("1")));
       }
       spec_.equalities.push_back(equality);
       no_children(child);
@@ -460,10 +592,10 @@ class Parser {
       TendonSpec tendon = classes_[class_of(child, 0)].tendon;
       tendon.where = where(child);
       tendon.spatial = child.name == "spatial";
-      AttributeReader r(child);
+      AttributeReader r(child, &spec_.notes);
       parse_tendon(r, tendon);
       for (const XmlNode& element : child.children) {
-        AttributeReader e(element);
+        AttributeReader e(element, &spec_.notes);
         TendonPathElement path;
         path.where = where(element);
         if (!tendon.spatial && element.name == "joint") {
@@ -506,7 +638,7 @@ class Parser {
       }
       ActuatorSpec actuator = classes_[class_of(child, 0)].actuator;
       actuator.where = where(child);
-      AttributeReader r(child);
+      AttributeReader r(child, &spec_.notes);
       parse_actuator(r, n, actuator);
       spec_.actuators.push_back(actuator);
       no_children(child);
@@ -520,7 +652,7 @@ class Parser {
       SensorSpec sensor;
       sensor.where = where(child);
       sensor.type = child.name;
-      AttributeReader r(child);
+      AttributeReader r(child, &spec_.notes);
       r.read("name", sensor.name);
       r.read("noise", sensor.noise);
       r.read("cutoff", sensor.cutoff);
@@ -559,7 +691,7 @@ class Parser {
       if (child.name != "key") unknown_element(child, "keyframe", "key");
       KeyframeSpec key;
       key.where = where(child);
-      AttributeReader r(child);
+      AttributeReader r(child, &spec_.notes);
       r.read("name", key.name);
       r.read("time", key.time);
       auto vector = [&](const char* name, std::optional<std::vector<double>>& out) {

@@ -223,6 +223,7 @@ struct EqualitySpec {
   std::string name;
   EqualityType type = EqualityType::kConnect;
   std::string obj1, obj2;
+  bool sites = false;  // connect or weld between site1 and site2 (MuJoCo 3.x)
   bool active = true;
   SolRef solref;
   SolImp solimp;
@@ -302,6 +303,9 @@ struct ModelSpec {
   std::vector<ExcludeSpec> excludes;
   std::vector<SensorSpec> sensors;
   std::vector<KeyframeSpec> keyframes;
+  // Documented MJCF that Pliant accepts without using (accept_unused), one
+  // sentence each; the compiler reports each attribute once.
+  std::vector<std::string> notes;
 };
 
 }  // namespace pliant

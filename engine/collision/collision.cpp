@@ -185,6 +185,13 @@ void collide_geoms(const Model& m, Data& d, int g1, int g2, int ipair) {
   if (count == 0) return;
   ContactParams p = ipair >= 0 ? pair_params(m, ipair) : mix_params(m, g1, g2);
   p.margin = margin;
+  // The override flag replaces every contact's parameters with the
+  // option's o_margin, o_solref, o_solimp and (MuJoCo 3.x) o_friction.
+  if (m.options.flags.override_contacts) {
+    p.solref = m.options.o_solref;
+    p.solimp = m.options.o_solimp;
+    p.friction = m.options.o_friction;
+  }
   for (int k = 0; k < count; ++k) {
     // Never hand out non-finite contacts (degenerate input such as NaN poses).
     if (!std::isfinite(raw[k].dist) || !raw[k].pos.allFinite() || !raw[k].normal.allFinite()) {

@@ -210,12 +210,19 @@ class Assembler {
 
   // Anchors p1 (data[0:3] in body1) and p2 (data[3:6] in body2) must meet:
   // three rows r = p1 - p2, J = Jp(body1, p1) - Jp(body2, p2).
+  // With site semantics (MuJoCo 3.x) the points are the two sites.
   double connect(int i) {
     const Equalities& e = m_.equalities;
-    const int b1 = e.obj1[i], b2 = e.obj2[i];
+    const bool sites = e.obj_type[i] == ObjectType::kSite;
+    const int b1 = sites ? m_.sites.body[e.obj1[i]] : e.obj1[i];
+    const int b2 = sites ? m_.sites.body[e.obj2[i]] : e.obj2[i];
     const auto& data = e.data[i];
-    const Vector3d p1 = d_.xpos[b1] + d_.xmat[b1] * Vector3d(data[0], data[1], data[2]);
-    const Vector3d p2 = d_.xpos[b2] + d_.xmat[b2] * Vector3d(data[3], data[4], data[5]);
+    const Vector3d p1 =
+        sites ? d_.site_xpos[e.obj1[i]]
+              : Vector3d(d_.xpos[b1] + d_.xmat[b1] * Vector3d(data[0], data[1], data[2]));
+    const Vector3d p2 =
+        sites ? d_.site_xpos[e.obj2[i]]
+              : Vector3d(d_.xpos[b2] + d_.xmat[b2] * Vector3d(data[3], data[4], data[5]));
     const Vector3d r = p1 - p2;
     select_columns(b1, b2);
     accumulate_jacobian(b1, p1, 1);
@@ -233,17 +240,28 @@ class Assembler {
   // rotational Jacobian column j = 0.5 vec(conj(q2) (0, w_j) q1 relpose) with
   // w_j = (Jr1 - Jr2)[:, j]. Rotational rows and residual are scaled by
   // torquescale and weighted by the bodies' rotational inverse weights.
+  // With site semantics (MuJoCo 3.x) the sites' frames must coincide: the
+  // points are the sites and q1 relpose, q2 become the sites' orientations.
   double weld(int i) {
     const Equalities& e = m_.equalities;
-    const int b1 = e.obj1[i], b2 = e.obj2[i];
+    const bool sites = e.obj_type[i] == ObjectType::kSite;
+    const int s1 = e.obj1[i], s2 = e.obj2[i];
+    const int b1 = sites ? m_.sites.body[s1] : e.obj1[i];
+    const int b2 = sites ? m_.sites.body[s2] : e.obj2[i];
     const auto& data = e.data[i];
-    const Vector3d p1 = d_.xpos[b1] + d_.xmat[b1] * Vector3d(data[3], data[4], data[5]);
-    const Vector3d p2 = d_.xpos[b2] + d_.xmat[b2] * Vector3d(data[0], data[1], data[2]);
+    const Vector3d p1 =
+        sites ? d_.site_xpos[s1]
+              : Vector3d(d_.xpos[b1] + d_.xmat[b1] * Vector3d(data[3], data[4], data[5]));
+    const Vector3d p2 =
+        sites ? d_.site_xpos[s2]
+              : Vector3d(d_.xpos[b2] + d_.xmat[b2] * Vector3d(data[0], data[1], data[2]));
     const Vector3d r = p1 - p2;
-    const Quaterniond relpose(data[6], data[7], data[8], data[9]);
     const double torquescale = data[10];
-    const Quaterniond q1r = d_.xquat[b1] * relpose;
-    const Quaterniond q2c = d_.xquat[b2].conjugate();
+    const Quaterniond q1r =
+        sites ? Quaterniond(d_.xquat[b1] * m_.sites.quat[s1])
+              : Quaterniond(d_.xquat[b1] * Quaterniond(data[6], data[7], data[8], data[9]));
+    const Quaterniond q2c = sites ? Quaterniond(d_.xquat[b2] * m_.sites.quat[s2]).conjugate()
+                                  : d_.xquat[b2].conjugate();
     const Vector3d rotation = torquescale * (q2c * q1r).vec();
     select_columns(b1, b2);
     accumulate_jacobian(b1, p1, 1);

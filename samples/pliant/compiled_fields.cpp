@@ -264,6 +264,7 @@ std::vector<CompiledField> compiled_fields(const Model& m) {
 
   const Equalities& e = m.equalities;
   f.codes("eq_type", e.type);
+  f.codes("eq_objtype", e.obj_type);
   f.ints("eq_obj1id", e.obj1);
   f.ints("eq_obj2id", e.obj2);
   f.flags("eq_active0", e.active);

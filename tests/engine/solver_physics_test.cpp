@@ -19,7 +19,15 @@
 // Counts heap allocations while `counting` is set (this test binary only).
 // Under AddressSanitizer the sanitizer owns operator new, so the count (and
 // the test that needs it) is left to the other builds.
-#if defined(__SANITIZE_ADDRESS__)
+// (GCC names AddressSanitizer __SANITIZE_ADDRESS__, clang through
+// __has_feature; ThreadSanitizer owns operator new too.)
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define PLIANT_SANITIZER_OWNS_NEW 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || \
+    defined(PLIANT_SANITIZER_OWNS_NEW)
 #define PLIANT_COUNTS_ALLOCATIONS 0
 #else
 #define PLIANT_COUNTS_ALLOCATIONS 1

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/exact_rotation.h"
 #include "model/load_error.h"
 
 namespace pliant {

@@ -1,0 +1,335 @@
+#include "model/mesh_files.h"
+
+// merge_repeated_vertices forms its sort key in the float arithmetic MuJoCo
+// 2.2.2 uses; contracting a*b+c into one fused operation would change the
+// bits, and with them the vertex order.
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+#include <tiny_obj_loader.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <utility>
+
+namespace pliant {
+namespace {
+
+std::string lowercase_extension(const std::string& path) {
+  const size_t slash = path.find_last_of("/\\");
+  const size_t dot = path.find_last_of('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
+  std::string ext = path.substr(dot + 1);
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+std::string read_bytes(const std::string& path, const std::string& xml_file, int xml_line) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(xml_file, xml_line, "cannot open mesh file '" + path + "'");
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) fail(xml_file, xml_line, "cannot read mesh file '" + path + "'");
+  if (bytes.empty()) fail(xml_file, xml_line, "mesh file '" + path + "' is empty");
+  return bytes;
+}
+
+// Merging of repeated vertices, done the way 2.2.2 does it for STL files so
+// that the vertex count and order come out the same: vertices are ordered by
+// the single-precision key x + 0.01 y + 0.0001 z (stable order among equal
+// keys), each vertex equal in all three coordinates to its predecessor in
+// that order is redirected to it, and the survivors keep their file order.
+void merge_repeated_vertices(RawMesh* mesh) {
+  const int n = static_cast<int>(mesh->vertices.size());
+  std::vector<float> key(n);
+  for (int i = 0; i < n; ++i) {
+    const FloatVertex& v = mesh->vertices[i];
+    key[i] = static_cast<float>(v[0] + 1e-2 * v[1] + 1e-4 * v[2]);
+  }
+  std::vector<int> order(n);
+  for (int i = 0; i < n; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return key[a] < key[b]; });
+
+  std::vector<int> target(n);
+  for (int i = 0; i < n; ++i) target[i] = i;
+  int repeated = 0;
+  for (int i = 1; i < n; ++i) {
+    if (mesh->vertices[order[i]] == mesh->vertices[order[i - 1]]) {
+      target[order[i]] = order[i - 1];
+      ++repeated;
+    }
+  }
+  if (repeated == 0) return;
+
+  // Follow redirections to the surviving vertex, then compact.
+  for (int i = 0; i < n; ++i) {
+    int j = i;
+    while (target[j] != j) j = target[j];
+    target[i] = j;
+  }
+  std::vector<int> new_index(n, -1);
+  std::vector<FloatVertex> kept;
+  kept.reserve(n - repeated);
+  for (int i = 0; i < n; ++i) {
+    if (target[i] == i) {
+      new_index[i] = static_cast<int>(kept.size());
+      kept.push_back(mesh->vertices[i]);
+    }
+  }
+  for (Face& f : mesh->faces) {
+    for (int& v : f) v = new_index[target[v]];
+  }
+  mesh->vertices = std::move(kept);
+}
+
+// Binary STL: 80-byte header, uint32 triangle count, then per triangle 50
+// bytes: normal (3 float32, ignored), three vertices (3 float32 each), and a
+// 16-bit attribute. Little-endian. Each triangle gets its own three vertices.
+RawMesh parse_binary_stl(const std::string& bytes, uint32_t count, bool flip,
+                         const std::string& path, const std::string& xml_file, int xml_line) {
+  RawMesh mesh;
+  mesh.vertices.reserve(3 * static_cast<size_t>(count));
+  mesh.faces.reserve(count);
+  for (uint32_t t = 0; t < count; ++t) {
+    const char* rec = bytes.data() + 84 + 50 * static_cast<size_t>(t);
+    Face f;
+    for (int j = 0; j < 3; ++j) {
+      FloatVertex v;
+      std::memcpy(v.data(), rec + 12 * (j + 1), 12);
+      if (!finite_vertex(v)) {
+        fail(xml_file, xml_line,
+             "STL file '" + path + "' has a non-finite vertex coordinate in triangle " +
+                 std::to_string(t));
+      }
+      f[j] = static_cast<int>(mesh.vertices.size());
+      mesh.vertices.push_back(v);
+    }
+    if (flip) std::swap(f[1], f[2]);
+    mesh.faces.push_back(f);
+  }
+  return mesh;
+}
+
+// ASCII STL: "solid", then per facet "facet normal n n n / outer loop /
+// vertex x y z (three times) / endloop / endfacet", then "endsolid". Only the
+// vertex lines carry data; they are taken three at a time, parsed to float.
+RawMesh parse_ascii_stl(const std::string& bytes, bool flip, const std::string& path,
+                        const std::string& xml_file, int xml_line) {
+  RawMesh mesh;
+  std::istringstream in(bytes);
+  std::string word;
+  in >> word;  // "solid"; the rest of that line is the name
+  std::string rest;
+  std::getline(in, rest);
+  while (in >> word) {
+    if (word != "vertex") continue;
+    std::string sx, sy, sz;
+    in >> sx >> sy >> sz;
+    FloatVertex v;
+    const std::string* text[3] = {&sx, &sy, &sz};
+    for (int k = 0; k < 3; ++k) {
+      char* end = nullptr;
+      v[k] = std::strtof(text[k]->c_str(), &end);
+      if (text[k]->empty() || *end != '\0') {
+        fail(xml_file, xml_line,
+             "ASCII STL file '" + path + "' has a malformed vertex line (vertex " +
+                 std::to_string(mesh.vertices.size()) + "); expected 'vertex x y z'");
+      }
+    }
+    if (!finite_vertex(v)) {
+      fail(xml_file, xml_line, "ASCII STL file '" + path + "' has a non-finite vertex coordinate");
+    }
+    mesh.vertices.push_back(v);
+  }
+  if (mesh.vertices.empty()) {
+    fail(xml_file, xml_line, "ASCII STL file '" + path + "' contains no facets");
+  }
+  if (mesh.vertices.size() % 3 != 0) {
+    fail(xml_file, xml_line,
+         "ASCII STL file '" + path + "' has " + std::to_string(mesh.vertices.size()) +
+             " vertices, not a multiple of 3; every facet needs exactly 3 'vertex' lines");
+  }
+  for (int i = 0; i < static_cast<int>(mesh.vertices.size()); i += 3) {
+    Face f = {i, i + 1, i + 2};
+    if (flip) std::swap(f[1], f[2]);
+    mesh.faces.push_back(f);
+  }
+  return mesh;
+}
+
+// Chooses between binary and ASCII STL: a file whose size is exactly
+// 84 + 50 * (triangle count in the header) is binary even if its header
+// happens to start with "solid" (many exporters do that); otherwise a file
+// starting with "solid" and mentioning "facet" is read as ASCII. Repeated
+// vertices are merged either way.
+RawMesh read_stl(const std::string& path, bool flip, const std::string& xml_file, int xml_line) {
+  const std::string bytes = read_bytes(path, xml_file, xml_line);
+  bool binary_size_matches = false;
+  uint32_t count = 0;
+  if (bytes.size() >= 84) {
+    const auto* p = reinterpret_cast<const unsigned char*>(bytes.data() + 80);
+    count = static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
+            (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
+    binary_size_matches = bytes.size() - 84 == 50 * static_cast<uint64_t>(count);
+  }
+  const size_t first = bytes.find_first_not_of(" \t\r\n");
+  const bool looks_ascii = first != std::string::npos && bytes.compare(first, 5, "solid") == 0 &&
+                           bytes.find("facet") != std::string::npos;
+  RawMesh mesh;
+  if (binary_size_matches) {
+    if (count == 0) fail(xml_file, xml_line, "STL file '" + path + "' has no triangles");
+    mesh = parse_binary_stl(bytes, count, flip, path, xml_file, xml_line);
+  } else if (looks_ascii) {
+    mesh = parse_ascii_stl(bytes, flip, path, xml_file, xml_line);
+  } else if (bytes.size() < 84) {
+    fail(xml_file, xml_line,
+         "STL file '" + path + "' is too short (" + std::to_string(bytes.size()) +
+             " bytes) for a binary STL header of 84 bytes, and is not ASCII STL "
+             "(does not start with 'solid')");
+  } else {
+    fail(xml_file, xml_line,
+         "binary STL file '" + path + "' has the wrong size: its header announces " +
+             std::to_string(count) + " triangles, which needs " +
+             std::to_string(84 + 50 * static_cast<uint64_t>(count)) + " bytes, but it has " +
+             std::to_string(bytes.size()) + " (truncated or not an STL file)");
+  }
+  merge_repeated_vertices(&mesh);
+  return mesh;
+}
+
+// OBJ through tinyobjloader (single precision, polygons triangulated by the
+// loader as in MuJoCo). Like 2.2.2, only the first object's faces are used
+// and each face corner becomes a vertex of its own, so the vertex count is 3
+// per triangle; a file without faces yields its bare vertex list.
+RawMesh read_obj(const std::string& path, bool flip, const std::string& xml_file, int xml_line) {
+  {
+    std::ifstream probe(path, std::ios::binary);
+    if (!probe) fail(xml_file, xml_line, "cannot open mesh file '" + path + "'");
+  }
+  tinyobj::ObjReader reader;
+  tinyobj::ObjReaderConfig config;
+  config.mtl_search_path = "";
+  if (!reader.ParseFromFile(path, config) || !reader.Valid()) {
+    fail(xml_file, xml_line, "cannot parse OBJ file '" + path + "': " + reader.Error());
+  }
+  const tinyobj::attrib_t& attrib = reader.GetAttrib();
+  const int nv = static_cast<int>(attrib.vertices.size() / 3);
+  auto vertex_at = [&](int i) {
+    return FloatVertex{static_cast<float>(attrib.vertices[3 * i]),
+                       static_cast<float>(attrib.vertices[3 * i + 1]),
+                       static_cast<float>(attrib.vertices[3 * i + 2])};
+  };
+  RawMesh mesh;
+  if (reader.GetShapes().empty()) {
+    for (int i = 0; i < nv; ++i) mesh.vertices.push_back(vertex_at(i));
+  } else {
+    const tinyobj::mesh_t& shape = reader.GetShapes()[0].mesh;
+    std::vector<Face> file_faces;  // in the file's own vertex numbering
+    size_t corner = 0;
+    for (size_t f = 0; f < shape.num_face_vertices.size(); ++f) {
+      const int n = shape.num_face_vertices[f];
+      if (n < 3 || n > 4) {
+        fail(xml_file, xml_line,
+             "OBJ file '" + path + "' has a face with " + std::to_string(n) +
+                 " vertices; only triangles and quads are accepted");
+      }
+      std::array<int, 4> idx{};
+      for (int k = 0; k < n; ++k) {
+        idx[k] = shape.indices[corner + k].vertex_index;
+        if (idx[k] < 0 || idx[k] >= nv) {
+          fail(xml_file, xml_line,
+               "OBJ file '" + path + "' face " + std::to_string(f) + " refers to vertex " +
+                   std::to_string(idx[k] + 1) + "; the file has " + std::to_string(nv) +
+                   " vertices (valid: 1 to " + std::to_string(nv) + ")");
+        }
+      }
+      file_faces.push_back({idx[0], idx[1], idx[2]});
+      if (n == 4) file_faces.push_back({idx[0], idx[2], idx[3]});
+      corner += n;
+    }
+    if (has_repeated_directed_edge(file_faces)) {
+      fail(xml_file, xml_line,
+           "OBJ file '" + path +
+               "' has faces with inconsistent orientation (an edge is "
+               "traversed in the same direction by two faces); all faces must wind the same way");
+    }
+    for (const Face& ff : file_faces) {
+      const int base = static_cast<int>(mesh.vertices.size());
+      for (int k = 0; k < 3; ++k) mesh.vertices.push_back(vertex_at(ff[k]));
+      mesh.faces.push_back(flip ? Face{base, base + 2, base + 1} : Face{base, base + 1, base + 2});
+    }
+  }
+  if (mesh.vertices.empty()) {
+    fail(xml_file, xml_line, "OBJ file '" + path + "' contains no vertices");
+  }
+  for (const FloatVertex& v : mesh.vertices) {
+    if (!finite_vertex(v)) {
+      fail(xml_file, xml_line, "OBJ file '" + path + "' has a non-finite vertex coordinate");
+    }
+  }
+  return mesh;
+}
+
+// MSH (MuJoCo's binary mesh): int32 nvert, nnormal, ntexcoord, nface; then
+// nvert*3 float32 positions, nnormal*3 normals, ntexcoord*2 texcoords,
+// nface*3 int32 indices. Normals and texcoords are skipped here.
+RawMesh read_msh(const std::string& path, bool flip, const std::string& xml_file, int xml_line) {
+  const std::string bytes = read_bytes(path, xml_file, xml_line);
+  if (bytes.size() < 16) {
+    fail(xml_file, xml_line, "MSH file '" + path + "' is shorter than its 16-byte header");
+  }
+  int32_t header[4];
+  std::memcpy(header, bytes.data(), 16);
+  const int64_t nvert = header[0], nnormal = header[1], ntex = header[2], nface = header[3];
+  if (nvert < 4 || nface < 0 || nnormal < 0 || ntex < 0 || (nnormal > 0 && nnormal != nvert) ||
+      (ntex > 0 && ntex != nvert)) {
+    fail(xml_file, xml_line,
+         "MSH file '" + path +
+             "' has invalid sizes in its header; need at least 4 vertices, "
+             "and normal / texcoord counts either 0 or equal to the vertex count");
+  }
+  const int64_t expected = 16 + 12 * nvert + 12 * nnormal + 8 * ntex + 12 * nface;
+  if (static_cast<int64_t>(bytes.size()) != expected) {
+    fail(xml_file, xml_line,
+         "MSH file '" + path + "' has " + std::to_string(bytes.size()) +
+             " bytes but its header needs " + std::to_string(expected));
+  }
+  RawMesh mesh;
+  mesh.vertices.resize(nvert);
+  std::memcpy(mesh.vertices.data(), bytes.data() + 16, 12 * nvert);
+  const char* face_data = bytes.data() + 16 + 12 * nvert + 12 * nnormal + 8 * ntex;
+  mesh.faces.resize(nface);
+  std::memcpy(mesh.faces.data(), face_data, 12 * nface);
+  for (Face& f : mesh.faces) {
+    if (flip) std::swap(f[1], f[2]);
+  }
+  for (const FloatVertex& v : mesh.vertices) {
+    if (!finite_vertex(v)) {
+      fail(xml_file, xml_line, "MSH file '" + path + "' has a non-finite vertex coordinate");
+    }
+  }
+  return mesh;
+}
+
+}  // namespace
+
+RawMesh read_raw_mesh_file(const std::string& path, bool flip, const std::string& xml_file,
+                           int xml_line) {
+  const std::string ext = lowercase_extension(path);
+  if (ext == "stl") return read_stl(path, flip, xml_file, xml_line);
+  if (ext == "obj") return read_obj(path, flip, xml_file, xml_line);
+  if (ext == "msh") return read_msh(path, flip, xml_file, xml_line);
+  fail(xml_file, xml_line,
+       "mesh file '" + path + "' has unknown extension '" + ext +
+           "'; accepted: .stl, .obj, .msh (any case)");
+}
+
+}  // namespace pliant
