@@ -50,6 +50,9 @@ void apply_fromto(const std::array<double, 6>& fromto, GeomType type, const Sour
       break;
     case GeomType::kBox:
     case GeomType::kEllipsoid:
+      // The cross-section is round: both transverse half-sizes are the
+      // given radius (size[0]), as MuJoCo computes it.
+      size[1] = size[0];
       size[2] = 0.5 * axis.norm();
       break;
     default:
@@ -98,6 +101,22 @@ bool resolve_limited(TriState limited, bool range_given, bool autolimits, const 
 class Compiler {
  public:
   explicit Compiler(const ModelSpec& spec) : spec_(spec) {}
+
+  // Normalises the quaternions of free and ball joints in a qpos vector (a
+  // zero quaternion becomes the identity).
+  void normalize_joint_quaternions(std::vector<double>& qpos) const {
+    const Joints& j = m_.joints;
+    for (int i = 0; i < j.count(); ++i) {
+      if (j.type[i] != JointType::kFree && j.type[i] != JointType::kBall) continue;
+      double* q = qpos.data() + j.qpos_adr[i] + (j.type[i] == JointType::kFree ? 3 : 0);
+      const double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+      if (norm < kMinValue) {
+        q[0] = 1, q[1] = q[2] = q[3] = 0;
+      } else {
+        for (int c = 0; c < 4; ++c) q[c] /= norm;
+      }
+    }
+  }
 
   Model run() {
     m_.model_name = spec_.model_name;
@@ -1116,11 +1135,24 @@ class Compiler {
       };
       k.time.push_back(s.time);
       k.qpos.push_back(take(s.qpos, "qpos", m_.qpos0));
+      // Free and ball joint quaternions are normalised, as MuJoCo's compiler
+      // does, so a keyframe starts where the simulation would put it.
+      normalize_joint_quaternions(k.qpos.back());
       k.qvel.push_back(take(s.qvel, "qvel", std::vector<double>(m_.nv, 0.0)));
       k.act.push_back(take(s.act, "act", std::vector<double>(m_.na, 0.0)));
       k.ctrl.push_back(take(s.ctrl, "ctrl", std::vector<double>(m_.nu, 0.0)));
       k.mocap_pos.push_back(take(s.mpos, "mpos", mocap_pos));
       k.mocap_quat.push_back(take(s.mquat, "mquat", mocap_quat));
+      for (size_t q = 0; q + 3 < k.mocap_quat.back().size(); q += 4) {
+        double* quat = k.mocap_quat.back().data() + q;
+        const double norm = std::sqrt(quat[0] * quat[0] + quat[1] * quat[1] + quat[2] * quat[2] +
+                                      quat[3] * quat[3]);
+        if (norm < kMinValue) {
+          quat[0] = 1, quat[1] = quat[2] = quat[3] = 0;
+        } else {
+          for (int c = 0; c < 4; ++c) quat[c] /= norm;
+        }
+      }
       k.name.push_back(s.name);
       add_name(ObjectType::kKey, s.name, static_cast<int>(i), s.where, "key");
     }

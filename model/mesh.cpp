@@ -23,6 +23,7 @@
 namespace pliant {
 namespace {
 
+// Widening is exact: a TriangleMesh holds float values in double precision.
 Eigen::Vector3d to_double(const FloatVertex& v) { return {v[0], v[1], v[2]}; }
 
 // A mesh given without faces takes the faces of its vertices' convex hull,

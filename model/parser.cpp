@@ -139,6 +139,8 @@ class Parser {
         parse_sensors(node);
       } else if (n == "keyframe") {
         parse_keyframes(node);
+      } else if (n == "extension" || n == "deformable") {
+        not_simulated(node);
       } else {
         unknown_element(node, "mujoco",
                         "compiler, option, size, visual, statistic, default, custom, asset, "
@@ -154,6 +156,19 @@ class Parser {
       fail_at(node.children.front(), "<" + node.name + "> takes no child elements, found <" +
                                          node.children.front().name + ">");
     }
+  }
+
+  // MJCF that MuJoCo 3.x reads and Pliant does not simulate (flex and skins,
+  // plugins, composites, model attachment): one clear error, never a model
+  // that is half loaded.
+  [[noreturn]] static void not_simulated(const XmlNode& node) {
+    const std::string& n = node.name;
+    std::string what = "it";
+    if (n == "composite" || n == "flexcomp") what = "the bodies it would make";
+    fail_at(node, "<" + n +
+                      "> is not supported by Pliant: flex, skins, plugins, composites and "
+                      "model attachment are not simulated; write " +
+                      (what == "it" ? std::string("the model without it") : what + " explicitly"));
   }
 
   // The class an element uses: its own class attribute, else the inherited one.
@@ -291,6 +306,7 @@ class Parser {
         parse_hfield(r, hfield);
         spec_.hfields.push_back(hfield);
       } else {
+        if (child.name == "skin" || child.name == "model") not_simulated(child);
         unknown_element(child, "asset", "mesh, texture, material, hfield");
       }
       no_children(child);
@@ -508,10 +524,8 @@ class Parser {
         parse_inertial(r, spec_.compiler, inertial);
         frame.place(inertial.pos, inertial.quat);
         body.inertial = inertial;
-      } else if (n == "composite" || n == "flexcomp") {
-        fail_at(child, "<" + n +
-                           "> is not supported by Pliant; write the bodies it would make "
-                           "explicitly");
+      } else if (n == "composite" || n == "flexcomp" || n == "plugin" || n == "attach") {
+        not_simulated(child);
       } else if (world && (n == "joint" || n == "freejoint" || n == "inertial")) {
         fail_at(child, "<" + n +
                            "> cannot be in <worldbody>: the world does not move; put it "

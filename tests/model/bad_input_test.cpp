@@ -53,6 +53,10 @@ const std::vector<BadFile>& bad_files() {
        9,
        {"unknown element <servo> in <actuator>", "accepted:", "motor"}},
       {"unsupported_composite.xml", 4, {"<composite> is not supported"}},
+      {"unsupported_flex.xml", 2, {"<deformable> is not supported", "flex", "not simulated"}},
+      {"unsupported_body_plugin.xml", 4, {"<plugin> is not supported", "plugins"}},
+      {"weld_one_site.xml", 6, {"<weld> with sites needs both 'site1' and 'site2'"}},
+      {"replicate_without_count.xml", 3, {"<replicate> needs 'count'"}},
       {"joint_in_worldbody.xml", 3, {"<joint> cannot be in <worldbody>", "inside a <body>"}},
       // Wrong number of values.
       {"pos_arity.xml", 3, {"attribute 'pos' of <body> has 2 values; expected 3"}},

@@ -62,7 +62,7 @@ function copyModel(mujoco, modelFile) {
           const host = path.join(current, entry.name);
           if (entry.isDirectory() && entry.name !== 'node_modules' && !entry.name.startsWith('.')) {
             stack.push(host);
-          } else if (entry.name.endsWith('.xml') && !scanned.has(host)) {
+          } else if (entry.isFile() && entry.name.endsWith('.xml') && !scanned.has(host)) {
             scanned.add(host);
             const text = fs.readFileSync(host, 'utf8');
             for (const m of text.matchAll(/\b(file|meshdir|texturedir|assetdir)="([^"]+)"/g)) {
