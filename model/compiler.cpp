@@ -108,13 +108,17 @@ class Compiler {
     const Joints& j = m_.joints;
     for (int i = 0; i < j.count(); ++i) {
       if (j.type[i] != JointType::kFree && j.type[i] != JointType::kBall) continue;
-      double* q = qpos.data() + j.qpos_adr[i] + (j.type[i] == JointType::kFree ? 3 : 0);
-      const double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-      if (norm < kMinValue) {
-        q[0] = 1, q[1] = q[2] = q[3] = 0;
-      } else {
-        for (int c = 0; c < 4; ++c) q[c] /= norm;
-      }
+      normalize_quaternion(qpos.data() + j.qpos_adr[i] + (j.type[i] == JointType::kFree ? 3 : 0));
+    }
+  }
+
+  // q (w x y z) made unit; a vanishing quaternion becomes the identity.
+  static void normalize_quaternion(double* q) {
+    const double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (norm < kMinValue) {
+      q[0] = 1, q[1] = q[2] = q[3] = 0;
+    } else {
+      for (int c = 0; c < 4; ++c) q[c] /= norm;
     }
   }
 
@@ -1144,14 +1148,7 @@ class Compiler {
       k.mocap_pos.push_back(take(s.mpos, "mpos", mocap_pos));
       k.mocap_quat.push_back(take(s.mquat, "mquat", mocap_quat));
       for (size_t q = 0; q + 3 < k.mocap_quat.back().size(); q += 4) {
-        double* quat = k.mocap_quat.back().data() + q;
-        const double norm = std::sqrt(quat[0] * quat[0] + quat[1] * quat[1] + quat[2] * quat[2] +
-                                      quat[3] * quat[3]);
-        if (norm < kMinValue) {
-          quat[0] = 1, quat[1] = quat[2] = quat[3] = 0;
-        } else {
-          for (int c = 0; c < 4; ++c) quat[c] /= norm;
-        }
+        normalize_quaternion(k.mocap_quat.back().data() + q);
       }
       k.name.push_back(s.name);
       add_name(ObjectType::kKey, s.name, static_cast<int>(i), s.where, "key");
