@@ -7,6 +7,7 @@
 
 #include "model/exact_rotation.h"
 #include "model/geom_inertia.h"
+#include "model/hfield_data.h"
 #include "model/load_error.h"
 #include "model/mesh.h"
 #include "model/mesh_hull.h"
@@ -226,11 +227,25 @@ class Compiler {
       const std::string name = s.name.empty() && !s.file.empty()
                                    ? std::filesystem::path(s.file).stem().string()
                                    : s.name;
-      m_.hfields.name.push_back(name);
-      m_.hfields.file.push_back(s.file);
-      m_.hfields.size.push_back(s.size);
-      m_.hfields.nrow.push_back(s.nrow);
-      m_.hfields.ncol.push_back(s.ncol);
+      if (s.size.minCoeff() <= 0) {
+        fail(s.where,
+             "hfield 'size' must be four positive numbers: x and y half-extents, the "
+             "elevation scale and the base depth");
+      }
+      const std::string path = s.file.empty() ? "" : asset_path(s.file, spec_.compiler.meshdir);
+      HfieldData data =
+          load_hfield_data(path, s.nrow, s.ncol, s.elevation, s.where.file, s.where.line);
+      if (data.nrow < 2 || data.ncol < 2) {
+        fail(s.where, "a height field needs at least 2 rows and 2 columns");
+      }
+      Hfields& h = m_.hfields;
+      h.name.push_back(name);
+      h.file.push_back(path);
+      h.size.push_back(s.size);
+      h.nrow.push_back(data.nrow);
+      h.ncol.push_back(data.ncol);
+      h.adr.push_back(static_cast<int>(h.data.size()));
+      h.data.insert(h.data.end(), data.elevation.begin(), data.elevation.end());
       add_name(ObjectType::kHfield, name, static_cast<int>(i), s.where, "hfield");
     }
     for (size_t i = 0; i < spec_.meshes.size(); ++i) {
@@ -241,14 +256,25 @@ class Compiler {
       if (!s.file.empty()) {
         if (name.empty()) name = std::filesystem::path(s.file).stem().string();
         path = asset_path(s.file, spec_.compiler.meshdir);
-        raw = read_mesh_file(path, s.scale, s.where.file, s.where.line);
+        const bool mirrored = s.scale[0] * s.scale[1] * s.scale[2] < 0;
+        raw = read_mesh_file(path, mirrored, s.where.file, s.where.line);
       } else {
         if (s.vertex.empty()) fail(s.where, "<mesh> needs a 'file' or inline 'vertex' data");
-        raw = make_inline_mesh(s.vertex, s.face, s.scale, s.where.file, s.where.line);
+        raw = make_inline_mesh(s.vertex, s.face, s.where.file, s.where.line);
       }
-      processed_meshes_.push_back(process_mesh(
-          std::move(raw), s.where.file, s.where.line, s.class_density,
-          spec_.compiler.exactmeshinertia ? MeshInertia::kExact : MeshInertia::kLegacy));
+      MeshOptions options;
+      options.scale = s.scale;
+      options.refpos = s.refpos;
+      options.refquat = s.refquat;
+      options.maxhullvert = s.maxhullvert;
+      // <compiler exactmeshinertia="true"> (MJCF before 3.2) sets the default.
+      options.inertia = spec_.compiler.exactmeshinertia ? MeshInertia::kExact : MeshInertia::kLegacy;
+      if (s.inertia == "convex") options.inertia = MeshInertia::kConvex;
+      if (s.inertia == "exact") options.inertia = MeshInertia::kExact;
+      if (s.inertia == "shell") options.inertia = MeshInertia::kShell;
+      if (s.inertia == "legacy") options.inertia = MeshInertia::kLegacy;
+      processed_meshes_.push_back(
+          process_mesh(std::move(raw), options, s.where.file, s.where.line));
       const ProcessedMesh& p = processed_meshes_.back();
       Meshes& t = m_.meshes;
       t.vert_adr.push_back(static_cast<int>(t.vertices.size()));
@@ -258,11 +284,14 @@ class Compiler {
       t.vertices.insert(t.vertices.end(), p.mesh.vertices.begin(), p.mesh.vertices.end());
       t.faces.insert(t.faces.end(), p.mesh.faces.begin(), p.mesh.faces.end());
       t.volume.push_back(p.volume);
+      t.maxhullvert.push_back(s.maxhullvert);
       t.name.push_back(name);
       t.file.push_back(path);
       add_name(ObjectType::kMesh, name, static_cast<int>(i), s.where, "mesh");
     }
-    compute_mesh_hulls(m_.meshes);
+    std::vector<const std::vector<Vector3d>*> hull_points;
+    for (const ProcessedMesh& p : processed_meshes_) hull_points.push_back(&p.hull_points);
+    compute_mesh_hulls(m_.meshes, hull_points);
   }
 
   void compile_bodies() {
@@ -296,6 +325,62 @@ class Compiler {
     resolve_targets();
   }
 
+  // Moments of a box of mass m and half-sizes b, which is what a mesh geom
+  // gets (the box has the mesh's principal moments).
+  static Vector3d box_inertia(double m, const Vector3d& b) {
+    return Vector3d(m * (b[1] * b[1] + b[2] * b[2]) / 3, m * (b[0] * b[0] + b[2] * b[2]) / 3,
+                    m * (b[0] * b[0] + b[1] * b[1]) / 3);
+  }
+
+  // A primitive geom that names a mesh is fitted to it, as MuJoCo 3.3.8 does:
+  // it takes the mesh's frame and a size from the mesh's equivalent-inertia
+  // box b (or, with <compiler fitaabb="true">, from the bounding box h, whose
+  // centre offsets the geom), then scaled by fitscale:
+  //   sphere   (b0 + b1 + b2) / 3                     max(h)
+  //   capsule  r = (b0 + b1) / 2, max(0, b2 - r / 2)   r = max(h0, h1), h2 - r
+  //   cylinder r = (b0 + b1) / 2, b2                   r = max(h0, h1), h2
+  //   box, ellipsoid  b                                h
+  void fit_to_mesh(const GeomSpec& s, const ProcessedMesh& p, Vector3d& pos, Quaterniond& quat,
+                   Vector3d& size) const {
+    Vector3d centre = Vector3d::Zero();
+    const bool aabb = spec_.compiler.fitaabb;
+    const Vector3d b = aabb ? Vector3d((p.aabb_max - p.aabb_min) / 2) : p.box_half_size;
+    if (aabb) centre = (p.aabb_max + p.aabb_min) / 2;
+    switch (s.type) {
+      case GeomType::kSphere:
+        size = Vector3d(aabb ? b.maxCoeff() : (b[0] + b[1] + b[2]) / 3, 0, 0);
+        break;
+      case GeomType::kCapsule: {
+        const double r = aabb ? std::max(b[0], b[1]) : (b[0] + b[1]) / 2;
+        size = Vector3d(r, aabb ? b[2] - r : std::max(0.0, b[2] - r / 2), 0);
+        break;
+      }
+      case GeomType::kCylinder: {
+        const double r = aabb ? std::max(b[0], b[1]) : (b[0] + b[1]) / 2;
+        size = Vector3d(r, b[2], 0);
+        break;
+      }
+      case GeomType::kBox:
+      case GeomType::kEllipsoid:
+        size = b;
+        break;
+      default:
+        fail(s.where, std::string("a ") + geom_type_name(s.type) +
+                          " geom cannot be fitted to a mesh; remove 'mesh' or use a sphere, "
+                          "capsule, cylinder, box or ellipsoid");
+    }
+    size *= s.fitscale;
+    pos = pos + quat * (p.pos + p.quat * centre);
+    quat = quat * p.quat;
+    for (int i = 0; i < required_sizes(s.type, false); ++i) {
+      if (size[i] <= 0) {
+        fail(s.where, std::string("the ") + geom_type_name(s.type) +
+                          " fitted to mesh '" + s.mesh + "' has size[" + std::to_string(i) +
+                          "] = " + std::to_string(size[i]) + "; it must be positive");
+      }
+    }
+  }
+
   void compile_geom(const GeomSpec& s, int body) {
     Geoms& g = m_.geoms;
     const int id = g.count();
@@ -304,7 +389,9 @@ class Compiler {
     if (s.fromto && s.type != GeomType::kMesh) {
       apply_fromto(*s.fromto, s.type, s.where, pos, quat, size);
     }
-    const int needed = required_sizes(s.type, s.fromto.has_value());
+    // A primitive fitted to a mesh takes its size from the mesh.
+    const bool fitted = !s.mesh.empty() && s.type != GeomType::kMesh;
+    const int needed = fitted ? 0 : required_sizes(s.type, s.fromto.has_value());
     for (int i = 0; i < needed; ++i) {
       if (size[i] <= 0) {
         fail(s.where, std::string("a ") + geom_type_name(s.type) + " geom needs " +
@@ -326,19 +413,20 @@ class Compiler {
       size = p.half_size;
       rbound = p.rbound;
     } else if (!s.mesh.empty()) {
-      fail(s.where, "attribute 'mesh' needs type=\"mesh\" on the geom");
+      mesh = lookup(ObjectType::kMesh, s.mesh, s.where, "mesh");
+      fit_to_mesh(s, processed_meshes_[mesh], pos, quat, size);
+      rbound = primitive_rbound(s.type, size);
     }
     int hfield = -1;
     if (s.type == GeomType::kHfield) {
-      // Size from the height field: x and y half-extents, and half of the
-      // elevation range plus base depth.
+      // Size from the height field (x, y, z_top, z_bottom): the x and y
+      // half-extents, and z as MuJoCo 3.3.8 sets it.
       if (s.hfield.empty()) fail(s.where, "an hfield geom needs an 'hfield' attribute");
       hfield = lookup(ObjectType::kHfield, s.hfield, s.where, "hfield");
+      // (measured: z = z_top / 4 + z_bottom / 2).
       const Vector4d& h = m_.hfields.size[hfield];
-      size = Vector3d(h[0], h[1], 0.5 * (h[2] + h[3]));
-      m_.warnings.push_back(
-          "geom " + std::to_string(id) + (s.name.empty() ? "" : " '" + s.name + "'") +
-          " is a height field: Pliant does not collide height fields yet, so it makes no contacts");
+      size = Vector3d(h[0], h[1], 0.25 * h[2] + 0.5 * h[3]);
+      rbound = std::sqrt(h[0] * h[0] + h[1] * h[1] + std::pow(std::max(h[2], h[3]), 2));
     }
     if (s.type == GeomType::kPlane && body != 0 && bodies_[body].spec->joints.size() > 0) {
       fail(s.where,
@@ -401,7 +489,32 @@ class Compiler {
     t.target_body.push_back(-1);
     t.pos.push_back(s.pos);
     t.quat.push_back(s.quat.normalized());
-    t.fovy.push_back(s.fovy);
+    // Intrinsics as MuJoCo 3.x compiles them: pixel values are converted to
+    // lengths through resolution and sensorsize, and a sensor size, when
+    // given, overrides fovy with the angle the focal length sees.
+    if (s.resolution[0] < 0 || s.resolution[1] < 0 || s.sensorsize[0] < 0 ||
+        s.sensorsize[1] < 0) {
+      fail(s.where, "camera 'resolution' and 'sensorsize' must not be negative");
+    }
+    // Without a focal length, a camera's is the near clipping distance.
+    Eigen::Vector2d focal = s.has_focal ? s.focal : Eigen::Vector2d::Constant(spec_.visual_znear);
+    Eigen::Vector2d principal = s.principal;
+    for (int k = 0; k < 2; ++k) {
+      const double metres_per_pixel = s.sensorsize[k] / s.resolution[k];
+      if (s.has_focalpixel) focal[k] = s.focalpixel[k] * metres_per_pixel;
+      if (s.has_principalpixel) principal[k] = s.principalpixel[k] * metres_per_pixel;
+    }
+    double fovy = s.fovy;
+    if (s.sensorsize[1] > 0) {
+      if (focal[1] <= 0) fail(s.where, "a camera with 'sensorsize' needs a positive focal length");
+      fovy = 2 * std::atan(s.sensorsize[1] / (2 * focal[1])) * 180 / M_PI;
+    }
+    t.fovy.push_back(fovy);
+    t.ipd.push_back(s.ipd);
+    t.orthographic.push_back(s.orthographic ? 1 : 0);
+    t.resolution.push_back(s.resolution);
+    t.sensorsize.push_back(s.sensorsize);
+    t.intrinsic.push_back(Eigen::Vector4d(focal[0], focal[1], principal[0], principal[1]));
     t.name.push_back(s.name);
     add_name(ObjectType::kCamera, s.name, t.count() - 1, s.where, "camera");
     camera_specs_.push_back(&s);
@@ -584,6 +697,13 @@ class Compiler {
         }
       } else {
         geom_mass(static_cast<int>(body));
+        // A body whose geoms carry no mass takes its own frame (pos, quat in
+        // the parent) as its inertial frame, as MuJoCo 3.3.8 does; it only
+        // shows in the body's invweight0, measured at that point.
+        if (b.mass[body] == 0) {
+          b.ipos[body] = b.pos[body];
+          b.iquat[body] = b.quat[body];
+        }
       }
       b.mass[body] = std::max(b.mass[body], c.boundmass);
       for (int k = 0; k < 3; ++k) b.inertia[body][k] = std::max(b.inertia[body][k], c.boundinertia);
@@ -635,19 +755,18 @@ class Compiler {
       if (group < c.inertiagrouprange[0] || group > c.inertiagrouprange[1]) continue;
       const GeomType type = m_.geoms.type[g];
       double volume = 0;
-      Vector3d unit_inertia;  // per unit density, for meshes
+      Vector3d box_half;  // equivalent-inertia box, for meshes
       if (type == GeomType::kMesh) {
         const ProcessedMesh& p = processed_meshes_[m_.geoms.data_id[g]];
         volume = p.volume;
-        unit_inertia = p.inertia;
+        box_half = p.box_half_size;
       } else {
         volume = primitive_volume(type, m_.geoms.size[g]);
       }
       if (type == GeomType::kPlane || type == GeomType::kHfield) continue;
       double mass = s.mass ? *s.mass : s.density * volume;
-      double density = s.mass ? (volume > 0 ? *s.mass / volume : 0) : s.density;
       Vector3d principal = type == GeomType::kMesh
-                               ? Vector3d(density * unit_inertia)
+                               ? box_inertia(mass, box_half)
                                : primitive_inertia(type, m_.geoms.size[g], mass);
       const Eigen::Matrix3d rotation = m_.geoms.quat[g].toRotationMatrix();
       parts.push_back({mass, m_.geoms.pos[g], m_.geoms.quat[g], principal,

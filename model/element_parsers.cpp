@@ -109,6 +109,7 @@ void parse_geom(AttributeReader& reader, const CompilerSettings& compiler, GeomS
   reader.read("material", geom.material);
   reader.read("mesh", geom.mesh);
   reader.read("hfield", geom.hfield);
+  if (reader.read("fitscale", geom.fitscale)) reject_negative(reader, "fitscale", geom.fitscale);
   // Fluid-interaction attributes of later MJCF versions are not part of the
   // 2.2.2 model; visual-only attributes are accepted and not used.
   skip_user_data(reader);
@@ -188,14 +189,15 @@ void parse_camera(AttributeReader& reader, const CompilerSettings& compiler, Cam
   reader.read("pos", camera.pos);
   if (auto quat = read_orientation(reader, compiler)) camera.quat = *quat;
   reader.read("fovy", camera.fovy);
-  reader.has("ipd");
-  // MuJoCo 3.x camera intrinsics: for rendering and the camprojection
-  // sensor; the viewer draws with fovy.
-  const std::string intrinsics = "Pliant's viewer renders cameras with fovy only";
-  for (const char* name : {"orthographic", "resolution", "focal", "focalpixel", "principal",
-                           "principalpixel", "sensorsize"}) {
-    reader.accept_unused(name, intrinsics);
-  }
+  reader.read("ipd", camera.ipd);
+  reader.read_bool("orthographic", camera.orthographic);
+  reader.read("resolution", camera.resolution);
+  reader.read("sensorsize", camera.sensorsize);
+  camera.has_focal = reader.read("focal", camera.focal) || camera.has_focal;
+  reader.read("principal", camera.principal);
+  camera.has_focalpixel = reader.read("focalpixel", camera.focalpixel) || camera.has_focalpixel;
+  camera.has_principalpixel =
+      reader.read("principalpixel", camera.principalpixel) || camera.has_principalpixel;
   skip_user_data(reader);
   reader.finish();
 }
@@ -275,9 +277,27 @@ void parse_mesh(AttributeReader& reader, MeshSpec& mesh) {
   reader.has("texcoord");
   reader.has("normal");
   reader.has("smoothnormal");
-  reader.has("refpos");
-  reader.has("refquat");
-  reader.has("content_type");
+  reader.read("refpos", mesh.refpos);
+  Vector4d refquat;
+  if (reader.read("refquat", refquat)) {
+    if (refquat.norm() < 1e-15) reader.fail("attribute 'refquat' of <mesh> must not be zero");
+    mesh.refquat = Quaterniond(refquat[0], refquat[1], refquat[2], refquat[3]).normalized();
+  }
+  reader.read_keyword("inertia", mesh.inertia,
+                      {{"legacy", std::string("legacy")},
+                       {"convex", std::string("convex")},
+                       {"exact", std::string("exact")},
+                       {"shell", std::string("shell")}});
+  if (reader.read("maxhullvert", mesh.maxhullvert) && mesh.maxhullvert != -1 &&
+      mesh.maxhullvert < 4) {
+    reader.fail("attribute 'maxhullvert' of <mesh> is " + std::to_string(mesh.maxhullvert) +
+                "; accepted: -1 (no limit) or an integer of at least 4");
+  }
+  reader.accept_unused("content_type", "Pliant chooses the format by the file's extension");
+  if (reader.has("builtin")) {
+    reader.fail("built-in meshes (<mesh builtin=...>) are not supported by Pliant yet; give "
+                "the mesh as a file or as inline vertex data");
+  }
   reader.finish();
 }
 
@@ -323,8 +343,8 @@ void parse_hfield(AttributeReader& reader, HfieldSpec& hfield) {
   reader.read("size", hfield.size);
   reader.read("nrow", hfield.nrow);
   reader.read("ncol", hfield.ncol);
-  reader.has("elevation");
-  reader.has("content_type");
+  reader.read_numbers("elevation", hfield.elevation, 1, std::numeric_limits<int>::max());
+  reader.accept_unused("content_type", "Pliant chooses the format by the file's extension");
   reader.finish();
 }
 
@@ -709,7 +729,7 @@ void parse_compiler(AttributeReader& reader, CompilerSettings& compiler) {
   reader.read_bool("discardvisual", flag);
   reader.read_bool("convexhull", flag);
   reader.read_bool("usethread", flag);
-  reader.read_bool("fitaabb", flag);
+  reader.read_bool("fitaabb", compiler.fitaabb);
   reader.finish();
 }
 

@@ -1,11 +1,14 @@
 #include "model/mesh.h"
 
-// The float arithmetic below is written to round exactly where MuJoCo 2.2.2
-// rounds; contracting a*b+c into one fused operation would change the bits.
+// Sums and products below are written in MuJoCo 3.3.8's order; contracting
+// a*b+c into one fused operation would change the last bits. GCC 12's SLP
+// vectorizer also drops the double -> float -> double rounding of pairs of
+// coordinates (measured: stored vertices that are not floats), so it is off
+// here too.
 #if defined(__clang__)
 #pragma clang fp contract(off)
 #elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
+#pragma GCC optimize("fp-contract=off", "no-tree-slp-vectorize")
 #endif
 
 #include <algorithm>
@@ -44,14 +47,6 @@ std::vector<Face> convex_hull(const std::vector<FloatVertex>& fv, const std::str
   return std::move(hull.faces);
 }
 
-// Scale as 2.2.2 applies it: each float coordinate times a double factor,
-// rounded back to float.
-void apply_scale(std::vector<FloatVertex>* vertices, const Eigen::Vector3d& scale) {
-  for (FloatVertex& v : *vertices) {
-    for (int k = 0; k < 3; ++k) v[k] = static_cast<float>(static_cast<double>(v[k]) * scale[k]);
-  }
-}
-
 TriangleMesh to_triangle_mesh(RawMesh raw) {
   TriangleMesh out;
   out.vertices.reserve(raw.vertices.size());
@@ -60,87 +55,88 @@ TriangleMesh to_triangle_mesh(RawMesh raw) {
   return out;
 }
 
-// --- Mass properties -------------------------------------------------------
+// --- Mass properties (double precision, as 3.3.8) ---------------------------
 
-// Per-triangle quantities as 2.2.2 forms them from float corners a, b, c:
-// centre = (a + b + c) / 3 summed and divided in single precision; edges
-// b - a and c - a in single precision; normal = (b - a) x (c - a) in double,
-// normalised; area = |normal| / 2. Triangles with |normal| < kMinValue get area
-// 0 (and an unnormalised normal, which then never matters).
-struct TriangleInfo {
-  Eigen::Vector3d center;
-  Eigen::Vector3d normal;
+// Area, unit normal and centroid of triangle (a, b, c): normal from
+// (b - a) x (c - a); a triangle with |normal| < kMinValue has area 0 and a
+// zero normal.
+struct Triangle {
   double area;
+  Eigen::Vector3d normal, center;
 };
 
-TriangleInfo triangle_info(const FloatVertex& a, const FloatVertex& b, const FloatVertex& c) {
-  TriangleInfo t;
-  for (int k = 0; k < 3; ++k) {
-    const float sum = (a[k] + b[k]) + c[k];
-    t.center[k] = sum / 3.0f;
-  }
-  const double e1[3] = {static_cast<float>(b[0] - a[0]), static_cast<float>(b[1] - a[1]),
-                        static_cast<float>(b[2] - a[2])};
-  const double e2[3] = {static_cast<float>(c[0] - a[0]), static_cast<float>(c[1] - a[1]),
-                        static_cast<float>(c[2] - a[2])};
-  t.normal[0] = e1[1] * e2[2] - e1[2] * e2[1];
-  t.normal[1] = e1[2] * e2[0] - e1[0] * e2[2];
-  t.normal[2] = e1[0] * e2[1] - e1[1] * e2[0];
-  const double len =
-      std::sqrt(t.normal[0] * t.normal[0] + t.normal[1] * t.normal[1] + t.normal[2] * t.normal[2]);
-  if (len < kMinValue) {
-    t.area = 0;
-    return t;
-  }
-  t.normal[0] /= len;
-  t.normal[1] /= len;
-  t.normal[2] /= len;
-  t.area = len / 2;
+Triangle triangle(const Eigen::Vector3d& a, const Eigen::Vector3d& b, const Eigen::Vector3d& c) {
+  Triangle t;
+  const Eigen::Vector3d n = (b - a).cross(c - a);
+  const double length = n.norm();
+  t.area = length < kMinValue ? 0.0 : length / 2;
+  t.normal = length < kMinValue ? Eigen::Vector3d::Zero() : Eigen::Vector3d(n / length);
+  t.center = (a + b + c) / 3;
   return t;
 }
 
-// Dot product summed left to right (the order matters for the last bit).
-double dot3(const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+// Second moments of the tetrahedron (0, d, e, f) per unit volume, times 20
+// (or of the triangle (d, e, f) per unit area, times 12): for the pair (i, j)
+// 2 (d_i d_j + e_i e_j + f_i f_j) + d_i e_j + d_j e_i + d_i f_j + d_j f_i
+// + e_i f_j + e_j f_i.
+double second_moment_bracket(const Eigen::Vector3d& d, const Eigen::Vector3d& e,
+                             const Eigen::Vector3d& f, int i, int j) {
+  return 2 * (d[i] * d[j] + e[i] * e[j] + f[i] * f[j]) + d[i] * e[j] + d[j] * e[i] +
+         d[i] * f[j] + d[j] * f[i] + e[i] * f[j] + e[j] * f[i];
 }
 
-// Second-moment integrand of a tetrahedron with one corner at the origin and
-// corners d, e, f: for the tetrahedron of volume V,
-//   integral of x_i x_j dV = V / 20 * (sum_k p_k,i p_k,j + (sum_k p_k,i)(sum_k p_k,j)),
-// summed over its four corners p_k. With the origin as a corner this is
-//   V / 20 * (2 (d_i d_j + e_i e_j + f_i f_j) + d_i e_j + d_j e_i + d_i f_j + d_j f_i
-//             + e_i f_j + e_j f_i).
-// 2.2.2 evaluates the bracket in single precision, left to right; so does this.
-float second_moment_bracket(const FloatVertex& d, const FloatVertex& e, const FloatVertex& f, int i,
-                            int j) {
-  const float squares = (d[i] * d[j] + e[i] * e[j]) + f[i] * f[j];
-  float s = 2.0f * squares;
-  s = s + d[i] * e[j];
-  s = s + d[j] * e[i];
-  s = s + d[i] * f[j];
-  s = s + d[j] * f[i];
-  s = s + e[i] * f[j];
-  s = s + e[j] * f[i];
-  return s;
+// MuJoCo 3.x checks winding on faces of area above sqrt(kMinValue) only;
+// the first repeated directed edge (in sorted order) is reported, 1-based.
+void check_orientation(const std::vector<Eigen::Vector3d>& v, const std::vector<Face>& faces,
+                       const std::string& xml_file, int xml_line) {
+  std::vector<std::pair<int, int>> edges;
+  edges.reserve(3 * faces.size());
+  for (const Face& f : faces) {
+    if (triangle(v[f[0]], v[f[1]], v[f[2]]).area <= std::sqrt(kMinValue)) continue;
+    edges.emplace_back(f[0], f[1]);
+    edges.emplace_back(f[1], f[2]);
+    edges.emplace_back(f[2], f[0]);
+  }
+  std::sort(edges.begin(), edges.end());
+  const auto repeated = std::adjacent_find(edges.begin(), edges.end());
+  if (repeated != edges.end()) {
+    fail(xml_file, xml_line,
+         "mesh faces have inconsistent orientation (the edge from vertex " +
+             std::to_string(repeated->first + 1) + " to vertex " +
+             std::to_string(repeated->second + 1) +
+             " is traversed the same way by two faces); inertia=\"exact\" needs every face "
+             "wound counter-clockwise seen from outside: fix the winding, or use "
+             "inertia=\"legacy\", \"convex\" or \"shell\"");
+  }
+}
+
+std::vector<Face> hull_faces(const std::vector<Eigen::Vector3d>& v, int maxhullvert,
+                             const std::string& xml_file, int xml_line) {
+  std::vector<double> points;
+  points.reserve(3 * v.size());
+  for (const Eigen::Vector3d& p : v) points.insert(points.end(), {p[0], p[1], p[2]});
+  QhullHull hull;
+  if (!qhull_hull(points, HullOutput::kFaces, &hull, maxhullvert)) {
+    fail(xml_file, xml_line,
+         "could not build the convex hull of the mesh vertices (they may be coplanar), "
+         "which inertia=\"convex\" needs; use inertia=\"shell\" for a flat mesh");
+  }
+  return std::move(hull.faces);
 }
 
 }  // namespace
 
-TriangleMesh read_mesh_file(const std::string& path, const Eigen::Vector3d& scale,
-                            const std::string& xml_file, int xml_line) {
-  // 2.2.2 re-winds file faces when the scale mirrors the mesh.
-  const bool flip = scale[0] * scale[1] * scale[2] < 0;
-  RawMesh mesh = read_raw_mesh_file(path, flip, xml_file, xml_line);
+TriangleMesh read_mesh_file(const std::string& path, bool mirrored, const std::string& xml_file,
+                            int xml_line) {
+  RawMesh mesh = read_raw_mesh_file(path, mirrored, xml_file, xml_line);
   if (mesh.faces.empty()) {
     mesh.faces = convex_hull(mesh.vertices, "mesh file '" + path + "'", xml_file, xml_line);
   }
-  apply_scale(&mesh.vertices, scale);
   return to_triangle_mesh(std::move(mesh));
 }
 
 TriangleMesh make_inline_mesh(const std::vector<double>& vertex, const std::vector<int>& face,
-                              const Eigen::Vector3d& scale, const std::string& xml_file,
-                              int xml_line) {
+                              const std::string& xml_file, int xml_line) {
   if (vertex.size() % 3 != 0) {
     fail(xml_file, xml_line,
          "mesh vertex data has " + std::to_string(vertex.size()) +
@@ -179,40 +175,30 @@ TriangleMesh make_inline_mesh(const std::vector<double>& vertex, const std::vect
   }
   if (mesh.faces.empty()) {
     mesh.faces = convex_hull(mesh.vertices, "inline mesh", xml_file, xml_line);
-  } else if (has_repeated_directed_edge(mesh.faces)) {
-    fail(xml_file, xml_line,
-         "mesh faces have inconsistent orientation (an edge is traversed in the same "
-         "direction by two faces); all faces must wind the same way");
   }
-  apply_scale(&mesh.vertices, scale);
   return to_triangle_mesh(std::move(mesh));
 }
 
-// The 2.2.2 compile steps, in order (see mesh.h for the summary):
-//  1. c0 = sum(area_t * centre_t) / sum(area_t), the area-weighted centroid of
-//     the triangles.
-//  2. Pyramid t has apex c0 and base triangle t: V_t = |(centre_t - c0) . n_t| A_t / 3
-//     (signed in exact mode); its centroid is 3/4 centre_t + 1/4 c0.
-//     com = sum(V_t (3/4 centre_t + c0 / 4)) / sum(V_t).
-//  3. Vertices are moved to com (rounded to float) and one tetrahedron per
-//     triangle with apex at the new origin is integrated:
-//     V_t = |centre_t . n_t| A_t / 3 (recomputed), P_ij += rho V_t / 20 * bracket_ij.
-//     The inertia tensor is I = trace(P) 1 - P.
-//  4. I is diagonalised (eigen_decompose_symmetric3), giving the principal
-//     frame quaternion and moments e; the equivalent box has half-sizes
-//     b_x = sqrt(6 (e_y + e_z - e_x) / m) / 2 etc. with m = rho * sum(V_t).
-//  5. Vertices are rotated into the principal frame (rounded to float), and
-//     the bounding half-size is max |coordinate| per axis.
-ProcessedMesh process_mesh(TriangleMesh raw, const std::string& xml_file, int xml_line,
-                           double density, MeshInertia mode) {
-  const bool exact = mode == MeshInertia::kExact;
+// The 3.3.8 compile steps, in order (see mesh.h for the summary):
+//  1. With exact inertia, the winding is checked (check_orientation).
+//  2. v <- scale .* R(refquat)' (v - refpos).
+//  3. c0 = sum(A_t c_t) / sum(A_t) over the given faces: the surface centroid.
+//  4. Volume and centre from pyramids with apex c0 over the faces that carry
+//     the mass (the hull's with convex inertia): V_t = ((c_t - c0) . n_t) A_t / 3,
+//     absolute in legacy mode; com = sum(V_t (3/4 c_t + 1/4 c0)) / sum(V_t).
+//     Shell: V_t = A_t. A negative total is misoriented faces; a total below
+//     kMinValue has no volume.
+//  5. Vertices relative to com; per face, w = (c_t . n_t) A_t / 3 (abs in
+//     legacy mode; A_t for shell) and P_ij += w / C * bracket_ij with C = 20
+//     (12 for shell); the total of w is the volume the mass follows.
+//     I = trace(P) 1 - P, diagonalised into moments e and a frame.
+//  6. Equivalent box b_x = sqrt(6 (e_y + e_z - e_x) / V) / 2 etc.
+//  7. Vertices into the principal frame: v' = R' (v - com).
+ProcessedMesh process_mesh(TriangleMesh raw, const MeshOptions& options,
+                           const std::string& xml_file, int xml_line) {
+  const MeshInertia mode = options.inertia;
   const int nv = static_cast<int>(raw.vertices.size());
-  const int nf = static_cast<int>(raw.faces.size());
-  std::vector<FloatVertex> vert(nv);
-  for (int i = 0; i < nv; ++i) {
-    for (int k = 0; k < 3; ++k) vert[i][k] = static_cast<float>(raw.vertices[i][k]);
-  }
-  for (int f = 0; f < nf; ++f) {
+  for (size_t f = 0; f < raw.faces.size(); ++f) {
     for (int idx : raw.faces[f]) {
       if (idx < 0 || idx >= nv) {
         fail(xml_file, xml_line,
@@ -221,14 +207,33 @@ ProcessedMesh process_mesh(TriangleMesh raw, const std::string& xml_file, int xm
       }
     }
   }
-  auto corner = [&](int f, int k) -> const FloatVertex& { return vert[raw.faces[f][k]]; };
+  if (options.maxhullvert != -1 && options.maxhullvert < 4) {
+    fail(xml_file, xml_line,
+         "mesh 'maxhullvert' is " + std::to_string(options.maxhullvert) +
+             "; accepted: -1 (no limit) or at least 4");
+  }
+  std::vector<Eigen::Vector3d>& v = raw.vertices;
+  if (mode == MeshInertia::kExact) check_orientation(v, raw.faces, xml_file, xml_line);
 
-  // Step 1: area-weighted centroid of the surface.
-  Eigen::Vector3d face_center = Eigen::Vector3d::Zero();
+  std::vector<Eigen::Vector3d> hull_points = v;
+
+  // Step 2.
+  const Eigen::Matrix3d ref_rotation = options.refquat.normalized().toRotationMatrix();
+  for (Eigen::Vector3d& p : v) {
+    p = (ref_rotation.transpose() * (p - options.refpos)).cwiseProduct(options.scale);
+  }
+  const std::vector<Face>& faces = raw.faces;
+  const std::vector<Face> hull = mode == MeshInertia::kConvex
+                                     ? hull_faces(v, options.maxhullvert, xml_file, xml_line)
+                                     : std::vector<Face>{};
+  const std::vector<Face>& mass_faces = mode == MeshInertia::kConvex ? hull : faces;
+
+  // Step 3.
+  Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
   double area = 0;
-  for (int f = 0; f < nf; ++f) {
-    const TriangleInfo t = triangle_info(corner(f, 0), corner(f, 1), corner(f, 2));
-    for (int k = 0; k < 3; ++k) face_center[k] += t.area * t.center[k];
+  for (const Face& f : faces) {
+    const Triangle t = triangle(v[f[0]], v[f[1]], v[f[2]]);
+    centroid += t.area * t.center;
     area += t.area;
   }
   if (area < kMinValue) {
@@ -236,51 +241,49 @@ ProcessedMesh process_mesh(TriangleMesh raw, const std::string& xml_file, int xm
          "mesh surface area is too small (" + std::to_string(area) +
              " m^2); the mesh needs non-degenerate triangles");
   }
-  for (int k = 0; k < 3; ++k) face_center[k] /= area;
+  centroid /= area;
 
-  // Step 2: volume and centre of mass from pyramids with apex face_center.
+  // Step 4.
+  const bool shell = mode == MeshInertia::kShell;
   double volume = 0;
   Eigen::Vector3d com = Eigen::Vector3d::Zero();
-  for (int f = 0; f < nf; ++f) {
-    const TriangleInfo t = triangle_info(corner(f, 0), corner(f, 1), corner(f, 2));
-    const Eigen::Vector3d rel = t.center - face_center;
-    double vol = dot3(rel, t.normal) * t.area / 3;
-    if (!exact) vol = std::abs(vol);
-    volume += vol;
-    for (int k = 0; k < 3; ++k) com[k] += vol * (t.center[k] * 3.0 / 4.0 + face_center[k] / 4.0);
+  for (const Face& f : shell ? faces : mass_faces) {
+    const Triangle t = triangle(v[f[0]], v[f[1]], v[f[2]]);
+    double w = shell ? t.area : (t.center - centroid).dot(t.normal) * t.area / 3;
+    if (mode == MeshInertia::kLegacy) w = std::abs(w);
+    volume += w;
+    com += w * (0.75 * t.center + 0.25 * centroid);
   }
   if (volume < kMinValue) {
+    if (volume < 0) {
+      fail(xml_file, xml_line,
+           "mesh volume is negative: its faces are wound clockwise seen from outside "
+           "(misoriented triangles); fix the winding or use inertia=\"legacy\"");
+    }
     fail(xml_file, xml_line,
          "mesh volume is too small (" + std::to_string(volume) +
-             " m^3); the mesh must enclose a volume" +
-             (exact ? " with outward-facing (counter-clockwise) triangles" : ""));
+             " m^3); the mesh must enclose a volume, or use inertia=\"shell\"");
   }
-  for (int k = 0; k < 3; ++k) com[k] /= volume;
+  com /= volume;
 
-  // Step 3: re-centre (float), then integrate tetrahedra from the origin.
-  for (FloatVertex& v : vert) {
-    for (int k = 0; k < 3; ++k) v[k] = static_cast<float>(v[k] - com[k]);
-  }
+  // Step 5.
+  for (Eigen::Vector3d& p : v) p -= com;
   constexpr int kPairs[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
-  double p[6] = {0, 0, 0, 0, 0, 0};
+  double moments[6] = {0, 0, 0, 0, 0, 0};
   volume = 0;
-  for (int f = 0; f < nf; ++f) {
-    const FloatVertex& d = corner(f, 0);
-    const FloatVertex& e = corner(f, 1);
-    const FloatVertex& g = corner(f, 2);
-    const TriangleInfo t = triangle_info(d, e, g);
-    double vol = dot3(t.center, t.normal) * t.area / 3;
-    if (!exact) vol = std::abs(vol);
-    volume += vol;
+  for (const Face& f : shell ? faces : mass_faces) {
+    const Eigen::Vector3d &d = v[f[0]], &e = v[f[1]], &g = v[f[2]];
+    const Triangle t = triangle(d, e, g);
+    double w = shell ? t.area : t.center.dot(t.normal) * t.area / 3;
+    if (mode == MeshInertia::kLegacy) w = std::abs(w);
+    volume += w;
     for (int m = 0; m < 6; ++m) {
-      const float bracket = second_moment_bracket(d, e, g, kPairs[m][0], kPairs[m][1]);
-      p[m] += density * vol / 20 * static_cast<double>(bracket);
+      moments[m] += w / (shell ? 12 : 20) * second_moment_bracket(d, e, g, kPairs[m][0], kPairs[m][1]);
     }
   }
   Eigen::Matrix3d inertia;
-  inertia << p[1] + p[2], -p[3], -p[4], -p[3], p[0] + p[2], -p[5], -p[4], -p[5], p[0] + p[1];
-
-  // Step 4: principal frame and equivalent box.
+  inertia << moments[1] + moments[2], -moments[3], -moments[4], -moments[3],
+      moments[0] + moments[2], -moments[5], -moments[4], -moments[5], moments[0] + moments[1];
   Eigen::Vector3d eig;
   Eigen::Quaterniond quat;
   eigen_decompose_symmetric3(inertia, &eig, &quat);
@@ -288,49 +291,40 @@ ProcessedMesh process_mesh(TriangleMesh raw, const std::string& xml_file, int xm
     fail(xml_file, xml_line,
          "mesh inertia has a non-positive principal moment; the mesh must enclose a volume");
   }
-  if (eig[0] + eig[1] < eig[2] || eig[0] + eig[2] < eig[1] || eig[1] + eig[2] < eig[0]) {
-    fail(xml_file, xml_line,
-         "mesh principal moments violate A + B >= C; the mesh must be a closed surface");
-  }
-  const double mass = volume * density;
-  const Eigen::Vector3d box(std::sqrt(6 * (eig[1] + eig[2] - eig[0]) / mass) / 2,
-                            std::sqrt(6 * (eig[0] + eig[2] - eig[1]) / mass) / 2,
-                            std::sqrt(6 * (eig[0] + eig[1] - eig[2]) / mass) / 2);
-
-  // Step 5: principal-frame vertices, v' = R' v, and bounding half-sizes.
-  const Eigen::Matrix3d rot = quat_to_matrix(quat);
-  Eigen::Vector3d half = Eigen::Vector3d::Zero();
-  ProcessedMesh out;
-  out.mesh.faces = std::move(raw.faces);
-  out.mesh.vertices.resize(nv);
-  for (int i = 0; i < nv; ++i) {
-    const double x = vert[i][0], y = vert[i][1], z = vert[i][2];
-    for (int k = 0; k < 3; ++k) {
-      const float c = static_cast<float>(x * rot(0, k) + y * rot(1, k) + z * rot(2, k));
-      out.mesh.vertices[i][k] = c;
-      half[k] = std::max(half[k], static_cast<double>(std::abs(c)));
+  constexpr double kRelative = 1e-6, kAbsolute = 1e-9;
+  for (int k = 0; k < 3; ++k) {
+    const double a = eig[(k + 1) % 3], b = eig[(k + 2) % 3];
+    if (a + b < eig[k] * (1 - kRelative) - kAbsolute) {
+      fail(xml_file, xml_line,
+           "mesh principal moments violate A + B >= C; the mesh must be a closed surface");
     }
   }
 
+  // Step 6.
+  ProcessedMesh out;
+  out.box_half_size = Eigen::Vector3d(std::sqrt(6 * (eig[1] + eig[2] - eig[0]) / volume) / 2,
+                                      std::sqrt(6 * (eig[0] + eig[2] - eig[1]) / volume) / 2,
+                                      std::sqrt(6 * (eig[0] + eig[1] - eig[2]) / volume) / 2);
+
+  // Step 7: principal-frame vertices, bounds from the double values, stored as
+  // floats as MuJoCo stores them.
+  const Eigen::Matrix3d rot = quat_to_matrix(quat);
+  out.aabb_min = Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity());
+  out.aabb_max = -out.aabb_min;
+  out.mesh.faces = std::move(raw.faces);
+  out.mesh.vertices.resize(nv);
+  for (int i = 0; i < nv; ++i) {
+    const Eigen::Vector3d p = rot.transpose() * v[i];
+    out.aabb_min = out.aabb_min.cwiseMin(p);
+    out.aabb_max = out.aabb_max.cwiseMax(p);
+    for (int k = 0; k < 3; ++k) out.mesh.vertices[i][k] = static_cast<float>(p[k]);
+  }
   out.pos = com;
   out.quat = quat;
-  out.mesh_volume = volume;
-  out.box_half_size = box;
-  out.eigenvalues = eig / density;
-  if (exact) {
-    // Mass from the mesh volume; moments of the box scaled to that mass,
-    // which equal the mesh's own principal moments.
-    out.volume = volume;
-    out.inertia = out.eigenvalues;
-  } else {
-    // Legacy: the equivalent-inertia box stands in for the mesh.
-    out.volume = 8 * box[0] * box[1] * box[2];
-    out.inertia = Eigen::Vector3d(out.volume * (box[1] * box[1] + box[2] * box[2]) / 3,
-                                  out.volume * (box[0] * box[0] + box[2] * box[2]) / 3,
-                                  out.volume * (box[0] * box[0] + box[1] * box[1]) / 3);
-  }
-  out.half_size = half;
-  out.rbound = std::sqrt(half[0] * half[0] + half[1] * half[1] + half[2] * half[2]);
+  out.volume = volume;
+  out.half_size = out.aabb_min.cwiseAbs().cwiseMax(out.aabb_max.cwiseAbs());
+  out.rbound = out.half_size.norm();
+  out.hull_points = std::move(hull_points);
   return out;
 }
 

@@ -1,14 +1,5 @@
 #include "model/mesh_files.h"
 
-// merge_repeated_vertices forms its sort key in the float arithmetic MuJoCo
-// 2.2.2 uses; contracting a*b+c into one fused operation would change the
-// bits, and with them the vertex order.
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
-
 #include <tiny_obj_loader.h>
 
 #include <algorithm>
@@ -18,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <sstream>
 #include <utility>
 
@@ -42,50 +34,21 @@ std::string read_bytes(const std::string& path, const std::string& xml_file, int
   return bytes;
 }
 
-// Merging of repeated vertices, done the way 2.2.2 does it for STL files so
-// that the vertex count and order come out the same: vertices are ordered by
-// the single-precision key x + 0.01 y + 0.0001 z (stable order among equal
-// keys), each vertex equal in all three coordinates to its predecessor in
-// that order is redirected to it, and the survivors keep their file order.
+// Merging of repeated vertices, as MuJoCo 3.x does it for STL files (which
+// store three vertices per triangle): vertices equal in all three
+// coordinates become one, numbered in order of first appearance.
 void merge_repeated_vertices(RawMesh* mesh) {
-  const int n = static_cast<int>(mesh->vertices.size());
-  std::vector<float> key(n);
-  for (int i = 0; i < n; ++i) {
-    const FloatVertex& v = mesh->vertices[i];
-    key[i] = static_cast<float>(v[0] + 1e-2 * v[1] + 1e-4 * v[2]);
-  }
-  std::vector<int> order(n);
-  for (int i = 0; i < n; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return key[a] < key[b]; });
-
-  std::vector<int> target(n);
-  for (int i = 0; i < n; ++i) target[i] = i;
-  int repeated = 0;
-  for (int i = 1; i < n; ++i) {
-    if (mesh->vertices[order[i]] == mesh->vertices[order[i - 1]]) {
-      target[order[i]] = order[i - 1];
-      ++repeated;
-    }
-  }
-  if (repeated == 0) return;
-
-  // Follow redirections to the surviving vertex, then compact.
-  for (int i = 0; i < n; ++i) {
-    int j = i;
-    while (target[j] != j) j = target[j];
-    target[i] = j;
-  }
-  std::vector<int> new_index(n, -1);
+  std::map<FloatVertex, int> first;
+  std::vector<int> new_index(mesh->vertices.size());
   std::vector<FloatVertex> kept;
-  kept.reserve(n - repeated);
-  for (int i = 0; i < n; ++i) {
-    if (target[i] == i) {
-      new_index[i] = static_cast<int>(kept.size());
-      kept.push_back(mesh->vertices[i]);
-    }
+  for (size_t i = 0; i < mesh->vertices.size(); ++i) {
+    const auto [it, inserted] =
+        first.emplace(mesh->vertices[i], static_cast<int>(kept.size()));
+    if (inserted) kept.push_back(mesh->vertices[i]);
+    new_index[i] = it->second;
   }
   for (Face& f : mesh->faces) {
-    for (int& v : f) v = new_index[target[v]];
+    for (int& v : f) v = new_index[v];
   }
   mesh->vertices = std::move(kept);
 }
@@ -206,9 +169,9 @@ RawMesh read_stl(const std::string& path, bool flip, const std::string& xml_file
 }
 
 // OBJ through tinyobjloader (single precision, polygons triangulated by the
-// loader as in MuJoCo). Like 2.2.2, only the first object's faces are used
-// and each face corner becomes a vertex of its own, so the vertex count is 3
-// per triangle; a file without faces yields its bare vertex list.
+// loader as in MuJoCo). As MuJoCo 3.x: every vertex of the file is kept, in
+// file order, whether a face uses it or not, and only the first object's
+// faces are used. Faces keep the file's winding, consistent or not.
 RawMesh read_obj(const std::string& path, bool flip, const std::string& xml_file, int xml_line) {
   {
     std::ifstream probe(path, std::ios::binary);
@@ -228,11 +191,9 @@ RawMesh read_obj(const std::string& path, bool flip, const std::string& xml_file
                        static_cast<float>(attrib.vertices[3 * i + 2])};
   };
   RawMesh mesh;
-  if (reader.GetShapes().empty()) {
-    for (int i = 0; i < nv; ++i) mesh.vertices.push_back(vertex_at(i));
-  } else {
+  for (int i = 0; i < nv; ++i) mesh.vertices.push_back(vertex_at(i));
+  if (!reader.GetShapes().empty()) {
     const tinyobj::mesh_t& shape = reader.GetShapes()[0].mesh;
-    std::vector<Face> file_faces;  // in the file's own vertex numbering
     size_t corner = 0;
     for (size_t f = 0; f < shape.num_face_vertices.size(); ++f) {
       const int n = shape.num_face_vertices[f];
@@ -251,20 +212,11 @@ RawMesh read_obj(const std::string& path, bool flip, const std::string& xml_file
                    " vertices (valid: 1 to " + std::to_string(nv) + ")");
         }
       }
-      file_faces.push_back({idx[0], idx[1], idx[2]});
-      if (n == 4) file_faces.push_back({idx[0], idx[2], idx[3]});
+      mesh.faces.push_back(flip ? Face{idx[0], idx[2], idx[1]} : Face{idx[0], idx[1], idx[2]});
+      if (n == 4) {
+        mesh.faces.push_back(flip ? Face{idx[0], idx[3], idx[2]} : Face{idx[0], idx[2], idx[3]});
+      }
       corner += n;
-    }
-    if (has_repeated_directed_edge(file_faces)) {
-      fail(xml_file, xml_line,
-           "OBJ file '" + path +
-               "' has faces with inconsistent orientation (an edge is "
-               "traversed in the same direction by two faces); all faces must wind the same way");
-    }
-    for (const Face& ff : file_faces) {
-      const int base = static_cast<int>(mesh.vertices.size());
-      for (int k = 0; k < 3; ++k) mesh.vertices.push_back(vertex_at(ff[k]));
-      mesh.faces.push_back(flip ? Face{base, base + 2, base + 1} : Face{base, base + 1, base + 2});
     }
   }
   if (mesh.vertices.empty()) {

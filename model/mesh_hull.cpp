@@ -6,7 +6,7 @@
 
 namespace pliant {
 
-void compute_mesh_hulls(Meshes& meshes) {
+void compute_mesh_hulls(Meshes& meshes, const std::vector<const std::vector<Vector3d>*>& points_of) {
   meshes.hull_vert_adr.clear();
   meshes.hull_vert_count.clear();
   meshes.hull_vertices.clear();
@@ -16,11 +16,13 @@ void compute_mesh_hulls(Meshes& meshes) {
   for (int m = 0; m < meshes.count(); ++m) {
     const int adr = meshes.vert_adr[m], n = meshes.vert_count[m];
     std::vector<double> points(3 * static_cast<size_t>(n));
+    const std::vector<Vector3d>& source = *points_of[m];
     for (int i = 0; i < n; ++i) {
-      for (int k = 0; k < 3; ++k) points[3 * i + k] = meshes.vertices[adr + i][k];
+      for (int k = 0; k < 3; ++k) points[3 * i + k] = source[i][k];
     }
     QhullHull hull;
-    const bool ok = n >= 4 && qhull_hull(points, HullOutput::kVertexNeighbours, &hull);
+    const bool ok = n >= 4 && qhull_hull(points, HullOutput::kVertexNeighbours, &hull,
+                                           meshes.maxhullvert[m]);
     const std::vector<int>& vertices = hull.vertices;
     const std::vector<std::vector<int>>& adjacent = hull.neighbours;
     meshes.hull_vert_adr.push_back(static_cast<int>(meshes.hull_vertices.size()));

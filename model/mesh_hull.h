@@ -3,14 +3,20 @@
 // Convex hulls of the compiled meshes, for collision: a mesh geom collides as
 // the convex hull of its vertices. Computed once when the model is compiled.
 
+#include <vector>
+
 #include "model/model.h"
 
 namespace pliant {
 
-// Fills meshes.hull_* from meshes.vertices (geom frame) with qhull: the hull's
-// vertices and, for each, its neighbours along hull edges. A mesh whose hull
-// cannot be built (all vertices coplanar or collinear) keeps all its vertices
-// and no neighbours, so support queries scan them all. Never throws.
-void compute_mesh_hulls(Meshes& meshes);
+// Fills meshes.hull_* with qhull: the hull's vertices (taken from
+// meshes.vertices, geom frame) and, for each, its neighbours along hull
+// edges. Which vertices and edges form the hull is decided on
+// `*points_of[m]`, mesh m's vertices in the frame MuJoCo 3.3.8 computes its
+// hull in (one point per vertex, same order; see ProcessedMesh::hull_points).
+// A mesh whose hull cannot be built (all vertices coplanar or collinear)
+// keeps all its vertices and no neighbours, so support queries scan them
+// all. Never throws.
+void compute_mesh_hulls(Meshes& meshes, const std::vector<const std::vector<Vector3d>*>& points_of);
 
 }  // namespace pliant

@@ -234,7 +234,12 @@ struct Cameras {
   std::vector<int> body, mode, target_body;
   std::vector<Vector3d> pos;
   std::vector<Quaterniond> quat;
-  std::vector<double> fovy;  // degrees, as MJCF gives it
+  std::vector<double> fovy;  // degrees: as MJCF gives it, or from the intrinsics
+  std::vector<double> ipd;   // inter-pupillary distance for stereo, m
+  std::vector<int> orthographic;
+  std::vector<Eigen::Vector2d> resolution;  // pixels
+  std::vector<Eigen::Vector2d> sensorsize;  // m; zero when fovy was given instead
+  std::vector<Eigen::Vector4d> intrinsic;   // focal x, y and principal x, y, in m
   std::vector<std::string> name;
   int count() const { return static_cast<int>(body.size()); }
 };
@@ -255,6 +260,7 @@ struct Meshes {
   std::vector<Vector3d> vertices;         // m, all meshes concatenated
   std::vector<std::array<int, 3>> faces;  // indices local to the mesh
   std::vector<double> volume;             // m^3 (or area for shells)
+  std::vector<int> maxhullvert;           // hull vertex limit, -1 for none
   std::vector<std::string> name, file;
   // Convex hull of each mesh (mesh geoms collide as their hull), from
   // compute_mesh_hulls: vertices in the geom frame, and per hull vertex its
@@ -284,10 +290,18 @@ struct Materials {
   int count() const { return static_cast<int>(texture.size()); }
 };
 
+// Height fields: a grid of nrow x ncol elevations in [0, 1] over the
+// rectangle [-size[0], size[0]] x [-size[1], size[1]] of the geom frame; the
+// surface is at z = size[2] * elevation and the solid goes down to
+// z = -size[3]. Row r is at y = -size[1] + 2 size[1] r / (nrow - 1), column c
+// at x = -size[0] + 2 size[0] c / (ncol - 1).
 struct Hfields {
   std::vector<std::string> name, file;
   std::vector<Vector4d> size;
   std::vector<int> nrow, ncol;
+  std::vector<int> adr;     // first value of each field in `data`
+  std::vector<float> data;  // row-major elevations of all fields
+  float elevation(int h, int row, int col) const { return data[adr[h] + row * ncol[h] + col]; }
   int count() const { return static_cast<int>(name.size()); }
 };
 

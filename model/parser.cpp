@@ -120,7 +120,13 @@ class Parser {
       } else if (n == "size") {
         parse_size(node);
       } else if (n == "visual" || n == "custom") {
-        // Rendering settings and user data: accepted, not used by the engine.
+        // Rendering settings and user data: accepted, not used by the engine,
+        // except the near clipping plane, a camera's default focal length.
+        for (const XmlNode& child : node.children) {
+          if (child.name != "map") continue;
+          AttributeReader r(child, &spec_.notes);
+          r.read("znear", spec_.visual_znear);
+        }
       } else if (n == "statistic") {
         parse_statistic(node);
       } else if (n == "asset") {
@@ -287,7 +293,6 @@ class Parser {
       if (child.name == "mesh") {
         MeshSpec mesh = classes_[cls].mesh;
         mesh.where = where(child);
-        mesh.class_density = classes_[cls].geom.density;
         parse_mesh(r, mesh);
         spec_.meshes.push_back(mesh);
       } else if (child.name == "texture") {

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <csetjmp>
 #include <cstdio>
+#include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 extern "C" {
 #include <libqhull_r/qhull_ra.h>
@@ -79,12 +81,17 @@ bool read_vertex_neighbours(qhT* qh, int n, std::vector<int>* vertices,
 
 }  // namespace
 
-bool qhull_hull(const std::vector<double>& points, HullOutput output, QhullHull* hull) {
+bool qhull_hull(const std::vector<double>& points, HullOutput output, QhullHull* hull,
+                int max_vertices) {
   const int n = static_cast<int>(points.size() / 3);
   volatile bool ok = true;
   qhT qh_storage;
   qhT* qh = &qh_storage;
-  char options[] = "qhull Qt";
+  // TA<k> stops after k points beyond the initial simplex of four.
+  std::string option_text = "qhull Qt";
+  if (max_vertices > -1) option_text += " TA" + std::to_string(max_vertices - 4);
+  std::vector<char> options(option_text.begin(), option_text.end());
+  options.push_back('\0');
   // qhull prints its own diagnostics before reporting failure; Pliant reports
   // failures its own way, so they go to the null device.
   FILE* quiet = std::fopen("/dev/null", "w");
@@ -96,7 +103,7 @@ bool qhull_hull(const std::vector<double>& points, HullOutput output, QhullHull*
   // vectors of `hull` outlive it and are only appended to inside.
   if (setjmp(qh->errexit) == 0) {
     qh->NOerrexit = False;
-    qh_initflags(qh, options);
+    qh_initflags(qh, options.data());
     qh_init_B(qh, const_cast<coordT*>(points.data()), n, 3, False);
     qh_qhull(qh);
     qh_triangulate(qh);

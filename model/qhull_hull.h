@@ -34,6 +34,9 @@ struct QhullHull {
 // empty; `hull` then holds no usable result. qhull's errors end up here as
 // false and its diagnostics are discarded: the callers report failures their
 // own way.
-bool qhull_hull(const std::vector<double>& points, HullOutput output, QhullHull* hull);
+// `max_vertices` > -1 stops qhull after that many hull vertices (MuJoCo's
+// maxhullvert, qhull option TA), giving a hull of a subset of the points.
+bool qhull_hull(const std::vector<double>& points, HullOutput output, QhullHull* hull,
+                int max_vertices = -1);
 
 }  // namespace pliant

@@ -1,8 +1,8 @@
 #pragma once
 
 // A mesh as Pliant holds it while loading, before scaling and processing
-// (internal to the model library): single-precision vertices, as MuJoCo 2.2.2
-// keeps them, and triangles as vertex indices. Also the checks and the error
+// (internal to the model library): single-precision vertices, as MuJoCo
+// reads them, and triangles as vertex indices. Also the checks and the error
 // reporting that the file readers and inline meshes share.
 
 #include <algorithm>
@@ -33,21 +33,6 @@ struct RawMesh {
 
 inline bool finite_vertex(const FloatVertex& v) {
   return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]);
-}
-
-// A face list is consistently oriented when no directed edge occurs twice
-// (two neighbours traversing their shared edge the same way means one of
-// them is flipped). 2.2.2 rejects inline and OBJ meshes that fail this.
-inline bool has_repeated_directed_edge(const std::vector<Face>& faces) {
-  std::vector<std::pair<int, int>> edges;
-  edges.reserve(3 * faces.size());
-  for (const Face& f : faces) {
-    edges.emplace_back(f[0], f[1]);
-    edges.emplace_back(f[1], f[2]);
-    edges.emplace_back(f[2], f[0]);
-  }
-  std::sort(edges.begin(), edges.end());
-  return std::adjacent_find(edges.begin(), edges.end()) != edges.end();
 }
 
 }  // namespace pliant

@@ -39,6 +39,7 @@ struct CompilerSettings {
   bool balanceinertia = false;
   bool strippath = false;
   bool exactmeshinertia = false;
+  bool fitaabb = false;  // fit primitives to a mesh's bounding box, not its inertia box
 };
 
 struct GeomSpec {
@@ -59,6 +60,7 @@ struct GeomSpec {
   SolImp solimp;
   Vector4d rgba{0.5, 0.5, 0.5, 1};
   std::string material, mesh, hfield;
+  double fitscale = 1;  // a primitive fitted to `mesh` is scaled by this
 };
 
 struct SiteSpec {
@@ -101,6 +103,14 @@ struct CameraSpec {
   Vector3d pos{0, 0, 0};
   Quaterniond quat = Quaterniond::Identity();
   double fovy = 45;
+  double ipd = 0.068;
+  bool orthographic = false;
+  // MuJoCo 3.x intrinsics. A non-zero sensorsize makes fovy follow from the
+  // focal length; the *pixel variants, when given, are divided by resolution.
+  Vector2d resolution{1, 1}, sensorsize{0, 0};
+  Vector2d focal{0.01, 0.01}, principal{0, 0};
+  Vector2d focalpixel{0, 0}, principalpixel{0, 0};
+  bool has_focal = false, has_focalpixel = false, has_principalpixel = false;
 };
 
 struct LightSpec {
@@ -143,7 +153,10 @@ struct MeshSpec {
   Vector3d scale{1, 1, 1};
   std::vector<double> vertex;
   std::vector<int> face;
-  double class_density = 1000;  // geom density of the mesh's class (see process_mesh)
+  Vector3d refpos{0, 0, 0};
+  Quaterniond refquat = Quaterniond::Identity();
+  std::string inertia;  // legacy, convex, exact, shell; empty: the compiler's default
+  int maxhullvert = -1;
 };
 
 struct TextureSpec {
@@ -166,8 +179,9 @@ struct MaterialSpec {
 struct HfieldSpec {
   SourceLocation where;
   std::string name, file;
-  Vector4d size{0, 0, 0, 0};
+  Vector4d size{0, 0, 0, 0};  // x, y half-extents, elevation scale, base depth
   int nrow = 0, ncol = 0;
+  std::vector<double> elevation;  // inline data, top row first
 };
 
 struct ActuatorSpec {
@@ -288,6 +302,7 @@ struct ModelSpec {
   std::string file, directory;
   CompilerSettings compiler;
   Options options;
+  double visual_znear = 0.01;  // <visual><map znear>: default camera focal length, m
   Statistics stat;
   bool stat_extent_given = false, stat_center_given = false, stat_meanmass_given = false;
   bool stat_meansize_given = false, stat_meaninertia_given = false;

@@ -210,6 +210,11 @@ std::vector<CompiledField> compiled_fields(const Model& m) {
   f.reals("cam_pos", c.pos);
   f.reals("cam_quat", c.quat);
   f.reals("cam_fovy", c.fovy);
+  f.reals("cam_ipd", c.ipd);
+  f.ints("cam_orthographic", c.orthographic);
+  f.reals("cam_resolution", c.resolution);
+  f.reals("cam_sensorsize", c.sensorsize);
+  f.reals("cam_intrinsic", c.intrinsic);
 
   const Lights& l = m.lights;
   f.ints("light_mode", l.mode);
@@ -231,11 +236,14 @@ std::vector<CompiledField> compiled_fields(const Model& m) {
   f.ints("mesh_vertnum", me.vert_count);
   f.ints("mesh_faceadr", me.face_adr);
   f.ints("mesh_facenum", me.face_count);
+  f.reals("mesh_vert", me.vertices);
 
   const Hfields& h = m.hfields;
   f.reals("hfield_size", h.size);
   f.ints("hfield_nrow", h.nrow);
   f.ints("hfield_ncol", h.ncol);
+  f.ints("hfield_adr", h.adr);
+  f.reals("hfield_data", std::vector<double>(h.data.begin(), h.data.end()));
 
   const Materials& ma = m.materials;
   // 3.x gives each material a texture per role (mjNTEXROLE = 10); the one

@@ -72,6 +72,10 @@ const std::vector<BadFile>& bad_files() {
       {"number_overflow.xml", 2, {"'timestep' of <option> has '1e999'", "finite numbers"}},
       // Finite but beyond any physical quantity.
       {"huge_number.xml", 3, {"'pos' of <body> has 1e+300", "largest magnitude", "1e10"}},
+      // Height fields: data that does not fit its size, sizes that must be positive.
+      {"hfield_elevation_count.xml", 3, {"'elevation' has 5 values; nrow * ncol = 6"}},
+      {"hfield_zero_size.xml", 3, {"hfield 'size' must be four positive numbers"}},
+      {"hfield_truncated_file.xml", 4, {"truncated_hfield.bin' has 10 bytes", "need 32"}},
       {"bad_integer.xml", 3, {"'contype' of <geom>", "whole numbers"}},
       // Keywords and booleans list the accepted words.
       {"bad_enum.xml",
@@ -117,7 +121,7 @@ const std::vector<BadFile>& bad_files() {
       {"exclude_unknown_body.xml", 9, {"unknown body 'lower'", "upper"}},
       {"sensor_unknown_joint.xml", 9, {"unknown joint 'knee'", "elbow"}},
       {"unknown_mesh_reference.xml", 8, {"unknown mesh 'cube'", "tetra"}},
-      {"mesh_attribute_without_type.xml", 6, {"attribute 'mesh' needs type=\"mesh\""}},
+      {"mesh_fit_plane.xml", 6, {"a plane geom cannot be fitted to a mesh", "sphere"}},
       // Joints, mocap bodies, limits.
       {"nested_free_joint.xml",
        7,

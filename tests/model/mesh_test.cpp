@@ -35,6 +35,12 @@ std::vector<int> flipped(const std::vector<int>& faces) {
   return out;
 }
 
+MeshOptions exact_options() {
+  MeshOptions options;
+  options.inertia = MeshInertia::kExact;
+  return options;
+}
+
 // Full tensor of a processed mesh per unit density, in the mesh file frame.
 Matrix3d tensor(const Quaterniond& q, const Vector3d& principal) {
   const Matrix3d r = q.toRotationMatrix();
@@ -106,17 +112,31 @@ void expect_load_error(F body, const std::vector<std::string>& parts) {
   }
 }
 
+// Moments per unit density of the geom a processed mesh gives: those of its
+// equivalent-inertia box at the mesh's volume.
+Vector3d unit_moments(const ProcessedMesh& pm) {
+  const Vector3d& b = pm.box_half_size;
+  return pm.volume * Vector3d(b[1] * b[1] + b[2] * b[2], b[0] * b[0] + b[2] * b[2],
+                              b[0] * b[0] + b[1] * b[1]) /
+         3;
+}
+
+MeshOptions options_with(MeshInertia mode) {
+  MeshOptions options;
+  options.inertia = mode;
+  return options;
+}
+
 // Unit cube: volume 1, centre (1/2, 1/2, 1/2), principal moments 1/6 per unit
 // density, axes aligned (identity frame), bounding half-size 1/2.
 TEST(MeshTest, UnitCube) {
   const ProcessedMesh pm =
-      process_mesh(make_inline_mesh(kCubeVertices, kCubeFaces, Vector3d::Ones(), "scene.xml", 7),
-                   "scene.xml", 7);
+      process_mesh(make_inline_mesh(kCubeVertices, kCubeFaces, "scene.xml", 7),
+                   MeshOptions{}, "scene.xml", 7);
   EXPECT_NEAR(pm.volume, 1.0, 1e-12);
-  EXPECT_NEAR(pm.mesh_volume, 1.0, 1e-12);
-  EXPECT_TRUE(pm.pos.isApprox(Vector3d(0.5, 0.5, 0.5), 1e-7));
+  EXPECT_TRUE(pm.pos.isApprox(Vector3d(0.5, 0.5, 0.5), 1e-12));
   for (int k = 0; k < 3; ++k) {
-    EXPECT_NEAR(pm.inertia[k], 1.0 / 6.0, 1e-12);
+    EXPECT_NEAR(unit_moments(pm)[k], 1.0 / 6.0, 1e-12);
     EXPECT_NEAR(pm.half_size[k], 0.5, 1e-12);
     EXPECT_NEAR(pm.box_half_size[k], 0.5, 1e-12);
   }
@@ -129,9 +149,9 @@ TEST(MeshTest, UnitCube) {
 // Tetrahedron with corners 0, a e_x, b e_y, c e_z: volume abc/6, centroid
 // (a, b, c)/4; about the centroid the second moments are
 // V/80 [[3a^2, -ab, -ac], [-ab, 3b^2, -bc], [-ac, -bc, 3c^2]], and the inertia
-// tensor is trace(S) 1 - S. Exact mode reproduces that tensor; legacy mode
-// replaces it by the box with the same principal moments per unit mass.
-TEST(MeshTest, TetrahedronExactAndLegacy) {
+// tensor is trace(S) 1 - S. A convex, well-wound mesh gives the same in
+// every volume mode.
+TEST(MeshTest, TetrahedronInEveryVolumeMode) {
   const double a = 1, b = 2, c = 3;
   const std::vector<double> v = {0, 0, 0, a, 0, 0, 0, b, 0, 0, 0, c};
   const std::vector<int> f = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
@@ -140,57 +160,87 @@ TEST(MeshTest, TetrahedronExactAndLegacy) {
   s << 3 * a * a, -a * b, -a * c, -a * b, 3 * b * b, -b * c, -a * c, -b * c, 3 * c * c;
   s *= vol / 80;
   const Matrix3d expected = s.trace() * Matrix3d::Identity() - s;
-
-  const TriangleMesh raw = make_inline_mesh(v, f, Vector3d::Ones(), "scene.xml", 7);
-  const ProcessedMesh exact = process_mesh(raw, "scene.xml", 7, 1000, MeshInertia::kExact);
-  EXPECT_NEAR(exact.volume, vol, 1e-6 * vol);
-  EXPECT_TRUE(exact.pos.isApprox(Vector3d(a, b, c) / 4, 1e-6));
-  EXPECT_TRUE(tensor(exact.quat, exact.inertia).isApprox(expected, 1e-6));
-  // Principal moments come out in decreasing order.
-  EXPECT_GE(exact.inertia[0], exact.inertia[1]);
-  EXPECT_GE(exact.inertia[1], exact.inertia[2]);
-
-  const ProcessedMesh legacy = process_mesh(raw, "scene.xml", 7);
-  EXPECT_NEAR(legacy.mesh_volume, vol, 1e-6 * vol);
-  EXPECT_TRUE(legacy.pos.isApprox(exact.pos, 1e-12));
-  EXPECT_NEAR(std::abs(legacy.quat.dot(exact.quat)), 1.0, 1e-12);
-  const Vector3d& bx = legacy.box_half_size;
-  EXPECT_NEAR(legacy.volume, 8 * bx[0] * bx[1] * bx[2], 1e-12);
-  // Box moments per unit mass equal the mesh's.
-  EXPECT_TRUE((legacy.inertia / legacy.volume).isApprox(exact.inertia / exact.volume, 1e-9));
-  // Numbers from MuJoCo 2.2.2 for this mesh at density 1000 (body_mass / 1000).
-  EXPECT_NEAR(legacy.volume, 1.3942740046350602, 1e-12);
-  EXPECT_NEAR(legacy.half_size[0], 0.51610732078552246, 1e-15);
-  EXPECT_NEAR(legacy.rbound, 2.6632409803882346, 1e-14);
+  const TriangleMesh raw = make_inline_mesh(v, f, "scene.xml", 7);
+  for (MeshInertia mode : {MeshInertia::kLegacy, MeshInertia::kExact, MeshInertia::kConvex}) {
+    const ProcessedMesh pm = process_mesh(raw, options_with(mode), "scene.xml", 7);
+    EXPECT_NEAR(pm.volume, vol, 1e-12 * vol);
+    EXPECT_TRUE(pm.pos.isApprox(Vector3d(a, b, c) / 4, 1e-12));
+    // The Jacobi iteration stops at 1e-12 off-diagonal or a 1.4e-6 rad turn.
+    EXPECT_TRUE(tensor(pm.quat, unit_moments(pm)).isApprox(expected, 1e-6));
+    // Principal moments come out in decreasing order.
+    EXPECT_GE(unit_moments(pm)[0], unit_moments(pm)[1]);
+    EXPECT_GE(unit_moments(pm)[1], unit_moments(pm)[2]);
+  }
 }
 
-// Winding: legacy mode takes absolute pyramid volumes, so a cube with every
-// triangle reversed gives the same result; exact mode sees a negative volume
-// and rejects the mesh, as 2.2.2 does.
-TEST(MeshTest, FlippedCube) {
-  const std::vector<int> inward = flipped(kCubeFaces);
-  const TriangleMesh raw =
-      make_inline_mesh(kCubeVertices, inward, Vector3d::Ones(), "scene.xml", 7);
-  const ProcessedMesh pm = process_mesh(raw, "scene.xml", 7);
-  EXPECT_NEAR(pm.volume, 1.0, 1e-12);
-  for (int k = 0; k < 3; ++k) EXPECT_NEAR(pm.inertia[k], 1.0 / 6.0, 1e-12);
-  expect_load_error([&] { process_mesh(raw, "scene.xml", 7, 1000, MeshInertia::kExact); },
-                    {"volume is too small"});
+// An L-shaped and a U-shaped prism (non-convex), in each inertia mode, against
+// MuJoCo 3.3.8 (body_mass / 1000 and body_inertia / 1000 of a geom with
+// density 1000). Legacy adds absolute pyramid volumes about the surface
+// centroid, so it over-counts the U; convex uses the hull; exact is the true
+// volume; shell puts the mass on the surface.
+TEST(MeshTest, NonConvexPrismsFollowMuJoCo3) {
+  const std::vector<double> l_vertices = {0, 0, 0, 2, 0, 0, 2, 1, 0, 1, 1, 0, 1, 2, 0, 0, 2, 0,
+                                          0, 0, 1, 2, 0, 1, 2, 1, 1, 1, 1, 1, 1, 2, 1, 0, 2, 1};
+  const std::vector<int> l_faces = {0, 2, 1, 6,  7, 8,  0, 3, 2, 6,  8, 9,  0, 5,  3,
+                                    6, 9, 11, 3, 5, 4,  9, 10, 11, 0, 1, 7, 0, 7,  6,
+                                    1, 2, 8,  1, 8, 7,  2, 3, 9,  2,  9, 8, 3, 4,  10,
+                                    3, 10, 9, 4, 5, 11, 4, 11, 10, 5, 0, 6, 5, 6, 11};
+  const TriangleMesh l = make_inline_mesh(l_vertices, l_faces, "scene.xml", 7);
+  struct Case {
+    MeshInertia mode;
+    double volume;
+    Vector3d moments;
+  };
+  for (const Case& c : {Case{MeshInertia::kLegacy, 3, {1.833333333, 1.5, 0.833333333}},
+                        Case{MeshInertia::kConvex, 3.5, {2.1031746, 1.5833333, 1.1031746}},
+                        Case{MeshInertia::kExact, 3, {1.833333333, 1.5, 0.833333333}},
+                        Case{MeshInertia::kShell, 14, {12.095238, 10, 6.428571}}}) {
+    const ProcessedMesh pm = process_mesh(l, options_with(c.mode), "scene.xml", 7);
+    EXPECT_NEAR(pm.volume, c.volume, 1e-9) << static_cast<int>(c.mode);
+    EXPECT_TRUE(unit_moments(pm).isApprox(c.moments, 1e-6)) << unit_moments(pm).transpose();
+  }
+  const ProcessedMesh legacy = process_mesh(l, MeshOptions{}, "scene.xml", 7);
+  EXPECT_TRUE(legacy.half_size.isApprox(Vector3d(0.5, 1.178511, 1.414214), 1e-6));
+  EXPECT_NEAR(legacy.rbound, 1.907587, 1e-6);
 }
 
-// Scale (2, 3, 4) turns the cube into a 2 x 3 x 4 box: volume 24, moments
-// (9 + 16, 4 + 16, 4 + 9) / 12 * 24 per unit density, already sorted.
-TEST(MeshTest, ScaleApplied) {
-  const ProcessedMesh pm =
-      process_mesh(make_inline_mesh(kCubeVertices, kCubeFaces, Vector3d(2, 3, 4), "scene.xml", 7),
-                   "scene.xml", 7);
+// Winding is never repaired. Legacy and shell are blind to it (absolute
+// volumes, areas); exact rejects inconsistent winding by name and a mesh
+// wound inside out by its negative volume.
+TEST(MeshTest, WindingAcceptedOrRejectedByMode) {
+  const TriangleMesh inward = make_inline_mesh(kCubeVertices, flipped(kCubeFaces), "scene.xml", 7);
+  EXPECT_NEAR(process_mesh(inward, MeshOptions{}, "scene.xml", 7).volume, 1.0, 1e-12);
+  EXPECT_NEAR(process_mesh(inward, options_with(MeshInertia::kShell), "scene.xml", 7).volume, 6.0,
+              1e-12);
+  expect_load_error([&] { process_mesh(inward, exact_options(), "scene.xml", 7); },
+                    {"volume is negative"});
+  // Two triangles crossing the shared edge 0-2 in the same direction.
+  std::vector<int> inconsistent = kCubeFaces;
+  std::swap(inconsistent[4], inconsistent[5]);
+  const TriangleMesh one_flipped = make_inline_mesh(kCubeVertices, inconsistent, "scene.xml", 7);
+  const ProcessedMesh legacy = process_mesh(one_flipped, MeshOptions{}, "scene.xml", 7);
+  EXPECT_NEAR(legacy.volume, 1.0, 1e-12);
+  EXPECT_NEAR(process_mesh(one_flipped, options_with(MeshInertia::kConvex), "scene.xml", 7).volume,
+              1.0, 1e-12);
+  expect_load_error([&] { process_mesh(one_flipped, exact_options(), "scene.xml", 7); },
+                    {"inconsistent orientation", "vertex 1 to vertex 3"});
+}
+
+// refpos, refquat, then scale (2, 3, 4): the cube becomes a 2 x 3 x 4 box:
+// volume 24, moments (9 + 16, 4 + 16, 4 + 9) / 12 * 24 per unit density.
+TEST(MeshTest, ReferenceFrameAndScaleApplied) {
+  MeshOptions options;
+  options.scale = Vector3d(2, 3, 4);
+  options.refpos = Vector3d(1, 0, 0);
+  options.refquat = Quaterniond(Eigen::AngleAxisd(M_PI / 2, Vector3d::UnitZ()));
+  const ProcessedMesh pm = process_mesh(make_inline_mesh(kCubeVertices, kCubeFaces, "scene.xml", 7),
+                                        options, "scene.xml", 7);
   EXPECT_NEAR(pm.volume, 24, 1e-10);
-  EXPECT_NEAR(pm.inertia[0], 24 * 25 / 12.0, 1e-9);
-  EXPECT_NEAR(pm.inertia[1], 24 * 20 / 12.0, 1e-9);
-  EXPECT_NEAR(pm.inertia[2], 24 * 13 / 12.0, 1e-9);
-  EXPECT_TRUE(pm.pos.isApprox(Vector3d(1, 1.5, 2), 1e-7));
+  EXPECT_TRUE(unit_moments(pm).isApprox(Vector3d(24 * 25, 24 * 20, 24 * 13) / 12.0, 1e-12));
+  // Centre (0.5, 0.5, 0.5) - refpos = (-0.5, 0.5, 0.5), turned by -90 degrees
+  // about z to (0.5, 0.5, 0.5), then scaled.
+  EXPECT_TRUE(pm.pos.isApprox(Vector3d(1, 1.5, 2), 1e-12));
   EXPECT_TRUE(pm.half_size.isApprox(Vector3d(1, 1.5, 2), 1e-12));
-  EXPECT_NEAR(std::abs(pm.quat.w()), 1.0, 1e-12);
 }
 
 // Vertices without faces: the faces are those of the convex hull; interior
@@ -198,12 +248,12 @@ TEST(MeshTest, ScaleApplied) {
 TEST(MeshTest, ConvexHullWhenNoFaces) {
   std::vector<double> v = kCubeVertices;
   v.insert(v.end(), {0.5, 0.5, 0.5, 0.25, 0.5, 0.75});
-  const TriangleMesh raw = make_inline_mesh(v, {}, Vector3d::Ones(), "scene.xml", 7);
+  const TriangleMesh raw = make_inline_mesh(v, {}, "scene.xml", 7);
   EXPECT_EQ(raw.vertices.size(), 10u);
   EXPECT_EQ(raw.faces.size(), 12u);
-  const ProcessedMesh pm = process_mesh(raw, "scene.xml", 7, 1000, MeshInertia::kExact);
+  const ProcessedMesh pm = process_mesh(raw, exact_options(), "scene.xml", 7);
   EXPECT_NEAR(pm.volume, 1.0, 1e-12);
-  for (int k = 0; k < 3; ++k) EXPECT_NEAR(pm.inertia[k], 1.0 / 6.0, 1e-12);
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(unit_moments(pm)[k], 1.0 / 6.0, 1e-12);
 }
 
 TEST(MeshTest, EigenDecompositionSortsAndReconstructs) {
@@ -233,8 +283,8 @@ TEST(MeshTest, EigenDecompositionSortsAndReconstructs) {
 TEST_F(MeshFileTest, BinaryAndAsciiStlRoundTrip) {
   write_binary_stl(path("cube.stl"), kCubeVertices, kCubeFaces);
   write_ascii_stl(path("cube_ascii.STL"), kCubeVertices, kCubeFaces);
-  const TriangleMesh bin = read_mesh_file(path("cube.stl"), Vector3d::Ones(), "scene.xml", 7);
-  const TriangleMesh txt = read_mesh_file(path("cube_ascii.STL"), Vector3d::Ones(), "scene.xml", 7);
+  const TriangleMesh bin = read_mesh_file(path("cube.stl"), false, "scene.xml", 7);
+  const TriangleMesh txt = read_mesh_file(path("cube_ascii.STL"), false, "scene.xml", 7);
   // Repeated corners are merged: 8 vertices, 12 triangles.
   ASSERT_EQ(bin.vertices.size(), 8u);
   ASSERT_EQ(bin.faces.size(), 12u);
@@ -251,21 +301,23 @@ TEST_F(MeshFileTest, BinaryAndAsciiStlRoundTrip) {
           Vector3d(kCubeVertices[3 * src], kCubeVertices[3 * src + 1], kCubeVertices[3 * src + 2]));
     }
   }
-  const ProcessedMesh pm = process_mesh(bin, "scene.xml", 7, 1000, MeshInertia::kExact);
+  const ProcessedMesh pm = process_mesh(bin, exact_options(), "scene.xml", 7);
   EXPECT_NEAR(pm.volume, 1.0, 1e-12);
 }
 
 // A mirroring scale re-winds file triangles, so the volume stays positive.
 TEST_F(MeshFileTest, MirroringScaleKeepsOutwardWinding) {
   write_binary_stl(path("cube.stl"), kCubeVertices, kCubeFaces);
-  const TriangleMesh raw = read_mesh_file(path("cube.stl"), Vector3d(-1, 2, 1), "scene.xml", 7);
-  const ProcessedMesh pm = process_mesh(raw, "scene.xml", 7, 1000, MeshInertia::kExact);
+  const TriangleMesh raw = read_mesh_file(path("cube.stl"), true, "scene.xml", 7);
+  MeshOptions options = exact_options();
+  options.scale = Vector3d(-1, 2, 1);
+  const ProcessedMesh pm = process_mesh(raw, options, "scene.xml", 7);
   EXPECT_NEAR(pm.volume, 2.0, 1e-12);
   EXPECT_TRUE(pm.pos.isApprox(Vector3d(-0.5, 1, 0.5), 1e-7));
 }
 
-// OBJ quads are split into two triangles and every triangle corner becomes
-// its own vertex, as in 2.2.2.
+// OBJ quads are split into two triangles; the file's vertices are kept as
+// they are, as MuJoCo 3.x keeps them.
 TEST_F(MeshFileTest, ObjWithQuads) {
   std::ofstream out(path("cube.OBJ"));
   out << "# cube\n";
@@ -275,80 +327,74 @@ TEST_F(MeshFileTest, ObjWithQuads) {
   }
   out << "f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n";
   out.close();
-  const TriangleMesh raw = read_mesh_file(path("cube.OBJ"), Vector3d::Ones(), "scene.xml", 7);
+  const TriangleMesh raw = read_mesh_file(path("cube.OBJ"), false, "scene.xml", 7);
   EXPECT_EQ(raw.faces.size(), 12u);
-  EXPECT_EQ(raw.vertices.size(), 36u);
-  const ProcessedMesh pm = process_mesh(raw, "scene.xml", 7, 1000, MeshInertia::kExact);
+  EXPECT_EQ(raw.vertices.size(), 8u);
+  const ProcessedMesh pm = process_mesh(raw, exact_options(), "scene.xml", 7);
   EXPECT_NEAR(pm.volume, 1.0, 1e-12);
-  for (int k = 0; k < 3; ++k) EXPECT_NEAR(pm.inertia[k], 1.0 / 6.0, 1e-12);
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(unit_moments(pm)[k], 1.0 / 6.0, 1e-12);
 }
 
 TEST_F(MeshFileTest, MissingFile) {
   const std::string missing = path("nope.stl");
-  expect_load_error([&] { read_mesh_file(missing, Vector3d::Ones(), "scene.xml", 7); },
+  expect_load_error([&] { read_mesh_file(missing, false, "scene.xml", 7); },
                     {missing, "cannot open"});
   const std::string missing_obj = path("nope.obj");
-  expect_load_error([&] { read_mesh_file(missing_obj, Vector3d::Ones(), "scene.xml", 7); },
+  expect_load_error([&] { read_mesh_file(missing_obj, false, "scene.xml", 7); },
                     {missing_obj, "cannot open"});
 }
 
 TEST_F(MeshFileTest, TruncatedBinaryStl) {
   write_binary_stl(path("short.stl"), kCubeVertices, kCubeFaces, 10);
-  expect_load_error([&] { read_mesh_file(path("short.stl"), Vector3d::Ones(), "scene.xml", 7); },
+  expect_load_error([&] { read_mesh_file(path("short.stl"), false, "scene.xml", 7); },
                     {path("short.stl"), "wrong size", "12 triangles"});
   std::ofstream(path("tiny.stl"), std::ios::binary) << "abc";
-  expect_load_error([&] { read_mesh_file(path("tiny.stl"), Vector3d::Ones(), "scene.xml", 7); },
+  expect_load_error([&] { read_mesh_file(path("tiny.stl"), false, "scene.xml", 7); },
                     {path("tiny.stl"), "84"});
   std::ofstream(path("empty.stl"), std::ios::binary).close();
-  expect_load_error([&] { read_mesh_file(path("empty.stl"), Vector3d::Ones(), "scene.xml", 7); },
+  expect_load_error([&] { read_mesh_file(path("empty.stl"), false, "scene.xml", 7); },
                     {path("empty.stl"), "empty"});
 }
 
 TEST_F(MeshFileTest, UnknownExtension) {
   std::ofstream(path("cube.ply")) << "ply\n";
-  expect_load_error([&] { read_mesh_file(path("cube.ply"), Vector3d::Ones(), "scene.xml", 7); },
+  expect_load_error([&] { read_mesh_file(path("cube.ply"), false, "scene.xml", 7); },
                     {path("cube.ply"), "unknown extension", ".stl", ".obj"});
 }
 
 TEST_F(MeshFileTest, ObjFaceIndexOutOfRange) {
   std::ofstream(path("bad.obj")) << "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 9\n";
-  expect_load_error([&] { read_mesh_file(path("bad.obj"), Vector3d::Ones(), "scene.xml", 7); },
+  expect_load_error([&] { read_mesh_file(path("bad.obj"), false, "scene.xml", 7); },
                     {path("bad.obj")});
 }
 
 TEST(MeshTest, InlineErrors) {
   std::vector<int> bad = kCubeFaces;
   bad[4] = 8;
-  expect_load_error([&] { make_inline_mesh(kCubeVertices, bad, Vector3d::Ones(), "scene.xml", 7); },
+  expect_load_error([&] { make_inline_mesh(kCubeVertices, bad, "scene.xml", 7); },
                     {"index 8", "0 to 7"});
-  TriangleMesh raw = make_inline_mesh(kCubeVertices, kCubeFaces, Vector3d::Ones(), "scene.xml", 7);
+  TriangleMesh raw = make_inline_mesh(kCubeVertices, kCubeFaces, "scene.xml", 7);
   raw.faces[0][0] = -1;
-  expect_load_error([&] { process_mesh(raw, "scene.xml", 7); }, {"index -1", "0 to 7"});
+  expect_load_error([&] { process_mesh(raw, MeshOptions{}, "scene.xml", 7); }, {"index -1", "0 to 7"});
   expect_load_error(
       [&] {
-        make_inline_mesh({0, 0, 0, 1, 0, 0, 0, 1}, {}, Vector3d::Ones(), "scene.xml", 7);
+        make_inline_mesh({0, 0, 0, 1, 0, 0, 0, 1}, {}, "scene.xml", 7);
       },
       {"multiple of 3"});
   expect_load_error(
       [&] {
-        make_inline_mesh({0, 0, 0, 1, 0, 0, 0, 1, 0}, {}, Vector3d::Ones(), "scene.xml", 7);
+        make_inline_mesh({0, 0, 0, 1, 0, 0, 0, 1, 0}, {}, "scene.xml", 7);
       },
       {"at least 4"});
   expect_load_error(
       [&] {
-        make_inline_mesh(kCubeVertices, {0, 1}, Vector3d::Ones(), "scene.xml", 7);
+        make_inline_mesh(kCubeVertices, {0, 1}, "scene.xml", 7);
       },
       {"multiple of 3"});
-  // Two triangles crossing the shared edge 0-2 in the same direction.
-  std::vector<int> inconsistent = kCubeFaces;
-  std::swap(inconsistent[4], inconsistent[5]);
-  expect_load_error(
-      [&] { make_inline_mesh(kCubeVertices, inconsistent, Vector3d::Ones(), "scene.xml", 7); },
-      {"inconsistent orientation"});
   // Coplanar vertices enclose nothing.
   expect_load_error(
       [&] {
-        make_inline_mesh({0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0}, {}, Vector3d::Ones(), "scene.xml",
+        make_inline_mesh({0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0}, {}, "scene.xml",
                          7);
       },
       {"coplanar"});
