@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 #include <mujoco/mujoco.h>
 
+#include <cmath>
+#include <iostream>
 #include <memory>
 
 #include "engine/load.h"
@@ -60,12 +62,16 @@ class ModelConformance : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ModelConformance, CompiledFieldsMatchMuJoCo) {
   const std::string path = GetParam();
-  // The compiled fields are compared with 2.2.2 as it compiles them (the
-  // named differences of reference.h are measured here, not adopted).
+  // The compiled fields are compared with 2.2.2 as it compiles them, except
+  // for the named differences in mesh and height-field compilation
+  // (reference.h), which the Deviation tests below measure and which are
+  // compared with MuJoCo 3.3.8 by the MuJoCo3.Fields tests.
   MjModelPtr ref = load_reference_unadjusted(path);
   ASSERT_TRUE(ref);
-  const mjModel& r = *ref;
   const Model m = load_model(path);
+  adopt_mesh_compilation(*ref, m);
+  adopt_hfield_geom_sizes(*ref, m);
+  const mjModel& r = *ref;
   FieldReport report(model_test_name(path));
 
   report.ints(
@@ -283,6 +289,61 @@ TEST_P(ModelConformance, CompiledFieldsMatchMuJoCo) {
   report.reals("key_ctrl", key_ctrl, reals_of(r.key_ctrl, r.nkey * r.nu), kTolerance);
 
   report.print();
+}
+
+// The named difference in height-field geom size (reference.h): with hfield
+// size (x, y, z_top, z_bottom) = (30, 30, 5, 0.1) in the quadruped, MuJoCo
+// 2.2.2 gives geom_size z = (z_top + z_bottom) / 2 = 2.55 and 3.3.8 (and
+// Pliant) z_top / 4 + z_bottom / 2 = 1.3; its rbound is 0 in 2.2.2 and the
+// half-diagonal 42.7 in 3.3.8 and Pliant.
+TEST(Deviation, HfieldGeomSizeFollowsMuJoCo3) {
+  const std::string path = std::string(PLIANT_TEST_MODELS) + "/dm_control/quadruped.xml";
+  const Model m = load_model(path);
+  MjModelPtr ref = load_reference_unadjusted(path);
+  ASSERT_TRUE(ref);
+  int checked = 0;
+  for (int g = 0; g < m.geoms.count(); ++g) {
+    if (m.geoms.type[g] != GeomType::kHfield) continue;
+    const Vector4d& h = m.hfields.size[m.geoms.data_id[g]];
+    EXPECT_NEAR(m.geoms.size[g][2], h[2] / 4 + h[3] / 2, 1e-12);
+    EXPECT_NEAR(ref->geom_size[3 * g + 2], (h[2] + h[3]) / 2, 1e-12);
+    EXPECT_NEAR(ref->geom_size[3 * g + 2] - m.geoms.size[g][2], 1.25, 1e-12);
+    EXPECT_NEAR(m.geoms.rbound[g], std::sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]), 1e-12);
+    EXPECT_EQ(ref->geom_rbound[g], 0);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 1);
+}
+
+// The named difference in mesh compilation (reference.h): MuJoCo 3.3.8 (and
+// Pliant) gives a mesh geom the mass of its volume, 2.2.2 that of its
+// equivalent-inertia box. Measured here as the total mass of the bodies whose
+// mass comes from meshes, Pliant against 2.2.2.
+TEST(Deviation, MeshMassFollowsMuJoCo3) {
+  struct Case {
+    std::string path;
+    double ratio;  // Pliant / MuJoCo 2.2.2, measured
+  };
+  const std::string models = std::string(PLIANT_TEST_MODELS) + "/menagerie/";
+  for (const Case& c : {Case{models + "robotiq_2f85/2f85.xml", 1.0543},
+                        Case{models + "wonik_allegro/right_hand.xml", 1.2144}}) {
+    const Model m = load_model(c.path);
+    MjModelPtr ref = load_reference_unadjusted(c.path);
+    ASSERT_TRUE(ref);
+    std::vector<bool> mesh_body(m.body_count(), false);
+    for (int g = 0; g < m.geoms.count(); ++g) {
+      if (m.geoms.type[g] == GeomType::kMesh) mesh_body[m.geoms.body[g]] = true;
+    }
+    double ours = 0, theirs = 0;
+    for (int b = 1; b < m.body_count(); ++b) {
+      if (!mesh_body[b]) continue;
+      ours += m.bodies.mass[b];
+      theirs += ref->body_mass[b];
+    }
+    std::cout << c.path << ": mesh bodies " << ours << " kg in Pliant and 3.3.8, " << theirs
+              << " kg in MuJoCo 2.2.2 (ratio " << ours / theirs << ")\n";
+    EXPECT_NEAR(ours / theirs, c.ratio, 1e-3) << c.path;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, ModelConformance, ::testing::ValuesIn(conformance_models()),

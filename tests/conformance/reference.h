@@ -10,6 +10,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "engine/data.h"
 #include "engine/load.h"
@@ -89,6 +90,110 @@ inline void adopt_inertial_frames(mjModel& ref, const Model& model) {
   }
 }
 
+// Named difference from MuJoCo 2.2.2, where Pliant follows MuJoCo 3.3.8:
+// mesh compilation. 3.3.8 gives a mesh geom the mass of the mesh's volume and
+// the moments of its equivalent-inertia box at that mass; 2.2.2 gave it the
+// mass of the box (8 b_x b_y b_z rho), and summed the tensor in single
+// precision, so the principal frame (geom pos/quat, vertices) differs in the
+// last digits too. The mass difference is measured by
+// Deviation.MeshMassFollowsMuJoCo3 (model_conformance_test.cpp): Robotiq
+// 2F-85 about 5 %, Allegro hand about 10 %. The reference takes Pliant's mesh
+// frames (its vertices are moved into them) and the inertials of bodies with
+// mesh geoms, then recomputes its constants (mj_setConst).
+inline void adopt_mesh_compilation(mjModel& ref, const Model& model) {
+  if (ref.nmesh != model.meshes.count()) return;
+  bool changed = false;
+  const Geoms& g = model.geoms;
+  // The vertices move from 2.2.2's mesh frame to Pliant's, keeping 2.2.2's
+  // order so that its hull graph (MPR's support) stays valid. The change of
+  // frame is the same for every geom of a mesh; the first one gives it.
+  std::vector<bool> moved(ref.nmesh, false);
+  for (int i = 0; i < ref.ngeom; ++i) {
+    const int m = ref.geom_dataid[i];
+    if (g.type[i] != GeomType::kMesh || ref.geom_type[i] != mjGEOM_MESH || m < 0 || moved[m]) {
+      continue;
+    }
+    moved[m] = true;
+    const mjtNum* qr = ref.geom_quat + 4 * i;
+    const Eigen::Matrix3d rr = Quaterniond(qr[0], qr[1], qr[2], qr[3]).toRotationMatrix();
+    const Eigen::Matrix3d rp = g.quat[i].toRotationMatrix();
+    const Vector3d pr(ref.geom_pos + 3 * i);
+    // Each moved vertex snaps to Pliant's vertex at the same point (within
+    // single precision), so that both engines hold the same floats.
+    const Meshes& me = model.meshes;
+    std::vector<Vector3d> pliant(me.vertices.begin() + me.vert_adr[m],
+                                 me.vertices.begin() + me.vert_adr[m] + me.vert_count[m]);
+    std::sort(pliant.begin(), pliant.end(),
+              [](const Vector3d& a, const Vector3d& b) { return a.x() < b.x(); });
+    double extent = 0;
+    for (const Vector3d& v : pliant) extent = std::max(extent, v.cwiseAbs().maxCoeff());
+    const double snap = 1e-6 * extent;
+    float* vert = ref.mesh_vert + 3 * ref.mesh_vertadr[m];
+    for (int v = 0; v < ref.mesh_vertnum[m]; ++v) {
+      const Vector3d local(vert[3 * v], vert[3 * v + 1], vert[3 * v + 2]);
+      Vector3d ours = rp.transpose() * (pr + rr * local - g.pos[i]);
+      auto it = std::lower_bound(pliant.begin(), pliant.end(), ours.x() - snap,
+                                 [](const Vector3d& a, double x) { return a.x() < x; });
+      for (; it != pliant.end() && it->x() <= ours.x() + snap; ++it) {
+        if ((*it - ours).cwiseAbs().maxCoeff() <= snap) {
+          ours = *it;
+          break;
+        }
+      }
+      for (int k = 0; k < 3; ++k) vert[3 * v + k] = static_cast<float>(ours[k]);
+    }
+    changed = true;
+  }
+  std::vector<bool> mesh_body(ref.nbody, false);
+  for (int i = 0; i < ref.ngeom; ++i) {
+    if (g.type[i] != GeomType::kMesh) continue;
+    mesh_body[g.body[i]] = true;
+    for (int k = 0; k < 3; ++k) {
+      ref.geom_pos[3 * i + k] = g.pos[i][k];
+      ref.geom_size[3 * i + k] = g.size[i][k];
+    }
+    const Quaterniond& q = g.quat[i];
+    const mjtNum quat[4] = {q.w(), q.x(), q.y(), q.z()};
+    for (int k = 0; k < 4; ++k) ref.geom_quat[4 * i + k] = quat[k];
+    ref.geom_rbound[i] = g.rbound[i];
+  }
+  const Bodies& b = model.bodies;
+  for (int i = 1; i < ref.nbody; ++i) {
+    if (!mesh_body[i]) continue;
+    ref.body_mass[i] = b.mass[i];
+    for (int k = 0; k < 3; ++k) {
+      ref.body_inertia[3 * i + k] = b.inertia[i][k];
+      ref.body_ipos[3 * i + k] = b.ipos[i][k];
+    }
+    const Quaterniond& q = b.iquat[i];
+    const mjtNum quat[4] = {q.w(), q.x(), q.y(), q.z()};
+    for (int k = 0; k < 4; ++k) ref.body_iquat[4 * i + k] = quat[k];
+  }
+  if (!changed) return;
+  for (int i = 0; i < ref.nbody; ++i) ref.body_subtreemass[i] = ref.body_mass[i];
+  for (int i = ref.nbody - 1; i > 0; --i) {
+    ref.body_subtreemass[ref.body_parentid[i]] += ref.body_subtreemass[i];
+  }
+  mjData* d = mj_makeData(&ref);
+  mj_setConst(&ref, d);
+  mj_deleteData(d);
+}
+
+// Named difference from MuJoCo 2.2.2, where Pliant follows MuJoCo 3.3.8: the
+// size of a height-field geom. With hfield size (x, y, z_top, z_bottom),
+// 3.3.8 gives geom_size z = z_top / 4 + z_bottom / 2, 2.2.2 gave
+// (z_top + z_bottom) / 2 (quadruped: 1.3 against 2.55), and geom_rbound
+// sqrt(x^2 + y^2 + max(z_top, z_bottom)^2) where 2.2.2 gave 0 (quadruped:
+// 42.7), measured by Deviation.HfieldGeomSizeFollowsMuJoCo3
+// (model_conformance_test.cpp). Collisions use the hfield's own size.
+inline void adopt_hfield_geom_sizes(mjModel& ref, const Model& model) {
+  for (int i = 0; i < ref.ngeom && i < model.geoms.count(); ++i) {
+    if (model.geoms.type[i] != GeomType::kHfield) continue;
+    ref.geom_size[3 * i + 2] = model.geoms.size[i][2];
+    ref.geom_rbound[i] = model.geoms.rbound[i];
+  }
+}
+
 // MuJoCo 2.2.2's compiled model as is, without the named differences.
 inline MjModelPtr load_reference_unadjusted(const std::string& path) {
   char error[1000] = "";
@@ -102,6 +207,8 @@ inline MjModelPtr load_reference(const std::string& path) {
   MjModelPtr m = load_reference_unadjusted(path);
   if (m) {
     const Model model = load_model(path);
+    adopt_mesh_compilation(*m, model);
+    adopt_hfield_geom_sizes(*m, model);
     adopt_inertial_frames(*m, model);
     adopt_translation_only_invweights(*m, model);
   }
