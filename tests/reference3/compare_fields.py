@@ -27,7 +27,8 @@ FLOAT_RELATIVE = 2 ** -23
 FLOAT_FIELDS = {"geom_rgba", "site_rgba", "tendon_rgba", "mat_rgba", "mat_emission",
                 "mat_specular", "mat_shininess", "mat_reflectance", "mat_texrepeat",
                 "light_attenuation", "light_ambient", "light_diffuse", "light_specular",
-                "light_cutoff", "light_exponent"}
+                "light_cutoff", "light_exponent", "cam_sensorsize", "cam_intrinsic",
+                "hfield_data"}
 QUAT_FIELDS = {"body_quat", "body_iquat", "geom_quat", "site_quat", "cam_quat", "key_mquat"}
 
 
@@ -74,7 +75,7 @@ def compare(name, ours, theirs, mesh_model):
     if mesh_model and name in ("body_mass", "body_subtreemass", "body_inertia", "body_ipos",
                                "body_iquat", "body_invweight0", "dof_invweight0",
                                "stat_meaninertia", "actuator_acc0", "tendon_invweight0",
-                               "body_inertia (tensor)"):
+                               "body_inertia (tensor)", "mesh_vert"):
         relative = MESH_RELATIVE
     worst, where = 0.0, -1
     if name in QUAT_FIELDS:
