@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compares Pliant's compiled model with MuJoCo 3.3.8's, field by field.
 
-    compare_fields.py PLIANT MODEL.xml [--skip f1,f2] [--only f1,f2]
+    compare_fields.py PLIANT MODEL.xml [--skip f1,f2] [--only f1,f2] [--refusals agree]
 
 PLIANT is the `pliant` executable: `pliant info --json` gives every compiled
 field under MuJoCo's names; mujoco3.mjs (beside this file, run by node) gives
@@ -10,7 +10,9 @@ absolute floor of 1e-9 for values near zero), mesh-derived mass and inertia to
 1e-6; integers exactly. Quaternions are compared up to sign; body inertia also
 as the tensor in the body frame, which names a mass distribution that differs
 even where principal axes could be chosen differently. Exits 0 when every field agrees, 1 listing the fields that do not,
-2 when a model does not load in one of the engines.
+2 when a model does not load in one of the engines. With `--refusals agree`
+a model that neither engine loads (an incomplete asset, say) passes: Pliant
+is to load what MuJoCo 3.3.8 loads, and both errors are printed.
 """
 import json
 import math
@@ -112,6 +114,12 @@ def main():
     ours, error = run_json([pliant, "info", model, "--json"])
     if ours is None:
         print("Pliant does not load %s: %s" % (model, error))
+        if options.get("--refusals") == "agree":
+            theirs, their_error = run_json(["node", os.path.join(HERE, "mujoco3.mjs"), "info",
+                                            model, "--fields", "nq"])
+            if theirs is None and their_error and '"error"' in their_error:
+                print("MuJoCo 3.3.8 does not load it either: %s" % their_error)
+                return 0
         return 2
     names = [n for n in ours if n not in skip and (not only or n in only)]
     theirs, error = run_json(["node", os.path.join(HERE, "mujoco3.mjs"), "info", model,
