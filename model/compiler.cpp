@@ -268,7 +268,8 @@ class Compiler {
       options.refquat = s.refquat;
       options.maxhullvert = s.maxhullvert;
       // <compiler exactmeshinertia="true"> (MJCF before 3.2) sets the default.
-      options.inertia = spec_.compiler.exactmeshinertia ? MeshInertia::kExact : MeshInertia::kLegacy;
+      options.inertia =
+          spec_.compiler.exactmeshinertia ? MeshInertia::kExact : MeshInertia::kLegacy;
       if (s.inertia == "convex") options.inertia = MeshInertia::kConvex;
       if (s.inertia == "exact") options.inertia = MeshInertia::kExact;
       if (s.inertia == "shell") options.inertia = MeshInertia::kShell;
@@ -374,9 +375,9 @@ class Compiler {
     quat = quat * p.quat;
     for (int i = 0; i < required_sizes(s.type, false); ++i) {
       if (size[i] <= 0) {
-        fail(s.where, std::string("the ") + geom_type_name(s.type) +
-                          " fitted to mesh '" + s.mesh + "' has size[" + std::to_string(i) +
-                          "] = " + std::to_string(size[i]) + "; it must be positive");
+        fail(s.where, std::string("the ") + geom_type_name(s.type) + " fitted to mesh '" + s.mesh +
+                          "' has size[" + std::to_string(i) + "] = " + std::to_string(size[i]) +
+                          "; it must be positive");
       }
     }
   }
@@ -492,8 +493,7 @@ class Compiler {
     // Intrinsics as MuJoCo 3.x compiles them: pixel values are converted to
     // lengths through resolution and sensorsize, and a sensor size, when
     // given, overrides fovy with the angle the focal length sees.
-    if (s.resolution[0] < 0 || s.resolution[1] < 0 || s.sensorsize[0] < 0 ||
-        s.sensorsize[1] < 0) {
+    if (s.resolution[0] < 0 || s.resolution[1] < 0 || s.sensorsize[0] < 0 || s.sensorsize[1] < 0) {
       fail(s.where, "camera 'resolution' and 'sensorsize' must not be negative");
     }
     // Without a focal length, a camera's is the near clipping distance.

@@ -295,8 +295,9 @@ void parse_mesh(AttributeReader& reader, MeshSpec& mesh) {
   }
   reader.accept_unused("content_type", "Pliant chooses the format by the file's extension");
   if (reader.has("builtin")) {
-    reader.fail("built-in meshes (<mesh builtin=...>) are not supported by Pliant yet; give "
-                "the mesh as a file or as inline vertex data");
+    reader.fail(
+        "built-in meshes (<mesh builtin=...>) are not supported by Pliant yet; give "
+        "the mesh as a file or as inline vertex data");
   }
   reader.finish();
 }

@@ -22,7 +22,8 @@ namespace {
 
 bool is_png(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   return ext == ".png";
 }
 
@@ -94,7 +95,8 @@ HfieldData load_hfield_data(const std::string& path, int nrow, int ncol,
                   "a height field read from a file takes its size from the file: remove "
                   "'nrow', 'ncol' and 'elevation'");
     }
-    data = is_png(path) ? read_png(path, xml_file, xml_line) : read_binary(path, xml_file, xml_line);
+    data =
+        is_png(path) ? read_png(path, xml_file, xml_line) : read_binary(path, xml_file, xml_line);
   } else {
     if (nrow < 1 || ncol < 1) {
       hfield_fail(xml_file, xml_line,

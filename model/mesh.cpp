@@ -81,8 +81,8 @@ Triangle triangle(const Eigen::Vector3d& a, const Eigen::Vector3d& b, const Eige
 // + e_i f_j + e_j f_i.
 double second_moment_bracket(const Eigen::Vector3d& d, const Eigen::Vector3d& e,
                              const Eigen::Vector3d& f, int i, int j) {
-  return 2 * (d[i] * d[j] + e[i] * e[j] + f[i] * f[j]) + d[i] * e[j] + d[j] * e[i] +
-         d[i] * f[j] + d[j] * f[i] + e[i] * f[j] + e[j] * f[i];
+  return 2 * (d[i] * d[j] + e[i] * e[j] + f[i] * f[j]) + d[i] * e[j] + d[j] * e[i] + d[i] * f[j] +
+         d[j] * f[i] + e[i] * f[j] + e[j] * f[i];
 }
 
 // MuJoCo 3.x checks winding on faces of area above sqrt(kMinValue) only;
@@ -278,7 +278,8 @@ ProcessedMesh process_mesh(TriangleMesh raw, const MeshOptions& options,
     if (mode == MeshInertia::kLegacy) w = std::abs(w);
     volume += w;
     for (int m = 0; m < 6; ++m) {
-      moments[m] += w / (shell ? 12 : 20) * second_moment_bracket(d, e, g, kPairs[m][0], kPairs[m][1]);
+      moments[m] +=
+          w / (shell ? 12 : 20) * second_moment_bracket(d, e, g, kPairs[m][0], kPairs[m][1]);
     }
   }
   Eigen::Matrix3d inertia;

@@ -42,8 +42,7 @@ void merge_repeated_vertices(RawMesh* mesh) {
   std::vector<int> new_index(mesh->vertices.size());
   std::vector<FloatVertex> kept;
   for (size_t i = 0; i < mesh->vertices.size(); ++i) {
-    const auto [it, inserted] =
-        first.emplace(mesh->vertices[i], static_cast<int>(kept.size()));
+    const auto [it, inserted] = first.emplace(mesh->vertices[i], static_cast<int>(kept.size()));
     if (inserted) kept.push_back(mesh->vertices[i]);
     new_index[i] = it->second;
   }

@@ -6,7 +6,8 @@
 
 namespace pliant {
 
-void compute_mesh_hulls(Meshes& meshes, const std::vector<const std::vector<Vector3d>*>& points_of) {
+void compute_mesh_hulls(Meshes& meshes,
+                        const std::vector<const std::vector<Vector3d>*>& points_of) {
   meshes.hull_vert_adr.clear();
   meshes.hull_vert_count.clear();
   meshes.hull_vertices.clear();
@@ -21,8 +22,8 @@ void compute_mesh_hulls(Meshes& meshes, const std::vector<const std::vector<Vect
       for (int k = 0; k < 3; ++k) points[3 * i + k] = source[i][k];
     }
     QhullHull hull;
-    const bool ok = n >= 4 && qhull_hull(points, HullOutput::kVertexNeighbours, &hull,
-                                           meshes.maxhullvert[m]);
+    const bool ok =
+        n >= 4 && qhull_hull(points, HullOutput::kVertexNeighbours, &hull, meshes.maxhullvert[m]);
     const std::vector<int>& vertices = hull.vertices;
     const std::vector<std::vector<int>>& adjacent = hull.neighbours;
     meshes.hull_vert_adr.push_back(static_cast<int>(meshes.hull_vertices.size()));

@@ -116,8 +116,8 @@ void expect_load_error(F body, const std::vector<std::string>& parts) {
 // equivalent-inertia box at the mesh's volume.
 Vector3d unit_moments(const ProcessedMesh& pm) {
   const Vector3d& b = pm.box_half_size;
-  return pm.volume * Vector3d(b[1] * b[1] + b[2] * b[2], b[0] * b[0] + b[2] * b[2],
-                              b[0] * b[0] + b[1] * b[1]) /
+  return pm.volume *
+         Vector3d(b[1] * b[1] + b[2] * b[2], b[0] * b[0] + b[2] * b[2], b[0] * b[0] + b[1] * b[1]) /
          3;
 }
 
@@ -130,9 +130,8 @@ MeshOptions options_with(MeshInertia mode) {
 // Unit cube: volume 1, centre (1/2, 1/2, 1/2), principal moments 1/6 per unit
 // density, axes aligned (identity frame), bounding half-size 1/2.
 TEST(MeshTest, UnitCube) {
-  const ProcessedMesh pm =
-      process_mesh(make_inline_mesh(kCubeVertices, kCubeFaces, "scene.xml", 7),
-                   MeshOptions{}, "scene.xml", 7);
+  const ProcessedMesh pm = process_mesh(make_inline_mesh(kCubeVertices, kCubeFaces, "scene.xml", 7),
+                                        MeshOptions{}, "scene.xml", 7);
   EXPECT_NEAR(pm.volume, 1.0, 1e-12);
   EXPECT_TRUE(pm.pos.isApprox(Vector3d(0.5, 0.5, 0.5), 1e-12));
   for (int k = 0; k < 3; ++k) {
@@ -181,10 +180,10 @@ TEST(MeshTest, TetrahedronInEveryVolumeMode) {
 TEST(MeshTest, NonConvexPrismsFollowMuJoCo3) {
   const std::vector<double> l_vertices = {0, 0, 0, 2, 0, 0, 2, 1, 0, 1, 1, 0, 1, 2, 0, 0, 2, 0,
                                           0, 0, 1, 2, 0, 1, 2, 1, 1, 1, 1, 1, 1, 2, 1, 0, 2, 1};
-  const std::vector<int> l_faces = {0, 2, 1, 6,  7, 8,  0, 3, 2, 6,  8, 9,  0, 5,  3,
-                                    6, 9, 11, 3, 5, 4,  9, 10, 11, 0, 1, 7, 0, 7,  6,
-                                    1, 2, 8,  1, 8, 7,  2, 3, 9,  2,  9, 8, 3, 4,  10,
-                                    3, 10, 9, 4, 5, 11, 4, 11, 10, 5, 0, 6, 5, 6, 11};
+  const std::vector<int> l_faces = {0, 2,  1,  6, 7, 8,  0, 3,  2,  6, 8, 9, 0, 5, 3,
+                                    6, 9,  11, 3, 5, 4,  9, 10, 11, 0, 1, 7, 0, 7, 6,
+                                    1, 2,  8,  1, 8, 7,  2, 3,  9,  2, 9, 8, 3, 4, 10,
+                                    3, 10, 9,  4, 5, 11, 4, 11, 10, 5, 0, 6, 5, 6, 11};
   const TriangleMesh l = make_inline_mesh(l_vertices, l_faces, "scene.xml", 7);
   struct Case {
     MeshInertia mode;
@@ -375,7 +374,8 @@ TEST(MeshTest, InlineErrors) {
                     {"index 8", "0 to 7"});
   TriangleMesh raw = make_inline_mesh(kCubeVertices, kCubeFaces, "scene.xml", 7);
   raw.faces[0][0] = -1;
-  expect_load_error([&] { process_mesh(raw, MeshOptions{}, "scene.xml", 7); }, {"index -1", "0 to 7"});
+  expect_load_error([&] { process_mesh(raw, MeshOptions{}, "scene.xml", 7); },
+                    {"index -1", "0 to 7"});
   expect_load_error(
       [&] {
         make_inline_mesh({0, 0, 0, 1, 0, 0, 0, 1}, {}, "scene.xml", 7);
@@ -394,8 +394,7 @@ TEST(MeshTest, InlineErrors) {
   // Coplanar vertices enclose nothing.
   expect_load_error(
       [&] {
-        make_inline_mesh({0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0}, {}, "scene.xml",
-                         7);
+        make_inline_mesh({0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0}, {}, "scene.xml", 7);
       },
       {"coplanar"});
 }
