@@ -203,6 +203,10 @@ void Renderer::set_model(const Model& model) {
   for (int m = 0; m < model.meshes.count(); ++m) {
     model_meshes_.emplace_back(make_model_mesh(model, m));
   }
+  // Height fields follow the meshes (DrawItem::mesh = nmesh + hfield id).
+  for (int h = 0; h < model.hfields.count(); ++h) {
+    model_meshes_.emplace_back(make_hfield_mesh(model, h));
+  }
   for (GLuint t : textures_) {
     if (t != 0) glDeleteTextures(1, &t);
   }

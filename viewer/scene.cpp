@@ -63,7 +63,8 @@ void add_shape(std::vector<DrawItem>& items, GeomType type, const Vector3d& size
     case GeomType::kBox:
       emit(Shape::kBox, pos, rot, size);
       break;
-    case GeomType::kMesh: {
+    case GeomType::kMesh:
+    case GeomType::kHfield: {
       if (mesh_id < 0) break;
       DrawItem out = style;
       out.shape = Shape::kMesh;
@@ -72,8 +73,6 @@ void add_shape(std::vector<DrawItem>& items, GeomType type, const Vector3d& size
       items.push_back(out);
       break;
     }
-    case GeomType::kHfield:
-      break;  // height fields are not drawn yet
   }
 }
 
@@ -207,8 +206,13 @@ void add_model_items(const Model& model, const Data& data, const VisualOptions& 
       style.emission = std::max(style.emission, 0.25f);
     }
     if (g == highlight.geom) style.emission = std::max(style.emission, 0.5f);
+    // The renderer keeps height fields after the meshes.
+    const int shape_id = geoms.data_id[g] < 0 ? -1
+                         : geoms.type[g] == GeomType::kHfield
+                             ? model.meshes.count() + geoms.data_id[g]
+                             : geoms.data_id[g];
     add_shape(items, geoms.type[g], geoms.size[g], data.geom_xpos[g], data.geom_xmat[g], style,
-              geoms.data_id[g], scale.plane_extent);
+              shape_id, scale.plane_extent);
   }
   if (!options.sites) return;
   const Sites& sites = model.sites;

@@ -20,7 +20,7 @@ enum class TextureMode : int { kNone = 0, kTexture = 1, kGrid = 2 };
 
 struct DrawItem {
   Shape shape = Shape::kSphere;
-  int mesh = -1;                                            // model mesh id for kMesh
+  int mesh = -1;  // for kMesh: a model mesh id, or nmesh + a height-field id
   Eigen::Matrix4f transform = Eigen::Matrix4f::Identity();  // unit shape -> world
   Eigen::Vector4f color{1, 1, 1, 1};
   float specular = 0.5f, shininess = 0.5f, emission = 0;  // MuJoCo material terms in [0, 1]

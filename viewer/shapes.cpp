@@ -1,5 +1,6 @@
 #include "viewer/shapes.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <utility>
@@ -167,6 +168,68 @@ MeshData make_model_mesh(const Model& model, int mesh_id) {
       mesh.add_vertex(vertex(face[k]), n);
     }
   }
+  return mesh;
+}
+
+MeshData make_hfield_mesh(const Model& model, int hfield_id) {
+  const Hfields& h = model.hfields;
+  const int nrow = h.nrow[hfield_id], ncol = h.ncol[hfield_id];
+  const Eigen::Vector4d& size = h.size[hfield_id];
+  MeshData mesh;
+  if (nrow < 2 || ncol < 2) return mesh;
+  const float dx = static_cast<float>(2 * size[0] / (ncol - 1));
+  const float dy = static_cast<float>(2 * size[1] / (nrow - 1));
+  const float bottom = static_cast<float>(-size[3]);
+  auto point = [&](int r, int c) {
+    return Vector3f(dx * c - static_cast<float>(size[0]), dy * r - static_cast<float>(size[1]),
+                    h.elevation(hfield_id, r, c) * static_cast<float>(size[2]));
+  };
+  // Surface normals from central differences of the elevation.
+  auto normal = [&](int r, int c) {
+    const float zx = point(r, std::min(c + 1, ncol - 1)).z() - point(r, std::max(c - 1, 0)).z();
+    const float zy = point(std::min(r + 1, nrow - 1), c).z() - point(std::max(r - 1, 0), c).z();
+    const float wx = dx * (std::min(c + 1, ncol - 1) - std::max(c - 1, 0));
+    const float wy = dy * (std::min(r + 1, nrow - 1) - std::max(r - 1, 0));
+    return Vector3f(-zx / wx, -zy / wy, 1).normalized();
+  };
+  const int top_start = mesh.vertex_count();
+  for (int r = 0; r < nrow; ++r) {
+    for (int c = 0; c < ncol; ++c) mesh.add_vertex(point(r, c), normal(r, c));
+  }
+  auto top = [&](int r, int c) { return static_cast<uint32_t>(top_start + r * ncol + c); };
+  for (int r = 0; r + 1 < nrow; ++r) {
+    for (int c = 0; c + 1 < ncol; ++c) {
+      // Counter-clockwise seen from above.
+      for (uint32_t i : {top(r, c), top(r, c + 1), top(r + 1, c), top(r + 1, c), top(r, c + 1),
+                         top(r + 1, c + 1)}) {
+        mesh.indices.push_back(i);
+      }
+    }
+  }
+  // A flat quad (two triangles) with one normal.
+  auto quad = [&](const Vector3f& a, const Vector3f& b, const Vector3f& c, const Vector3f& d) {
+    const Vector3f n = (b - a).cross(d - a).normalized();
+    const uint32_t first = static_cast<uint32_t>(mesh.vertex_count());
+    for (const Vector3f& v : {a, b, c, d}) mesh.add_vertex(v, n);
+    for (uint32_t i : {0u, 1u, 2u, 0u, 2u, 3u}) mesh.indices.push_back(first + i);
+  };
+  auto down = [&](const Vector3f& v) { return Vector3f(v.x(), v.y(), bottom); };
+  // Side walls, one quad per edge segment, facing outwards.
+  for (int c = 0; c + 1 < ncol; ++c) {
+    const Vector3f a = point(0, c), b = point(0, c + 1);
+    quad(down(a), down(b), b, a);
+    const Vector3f e = point(nrow - 1, c + 1), f = point(nrow - 1, c);
+    quad(down(e), down(f), f, e);
+  }
+  for (int r = 0; r + 1 < nrow; ++r) {
+    const Vector3f a = point(r + 1, 0), b = point(r, 0);
+    quad(down(a), down(b), b, a);
+    const Vector3f e = point(r, ncol - 1), f = point(r + 1, ncol - 1);
+    quad(down(e), down(f), f, e);
+  }
+  // The base, facing down.
+  quad(down(point(0, 0)), down(point(nrow - 1, 0)), down(point(nrow - 1, ncol - 1)),
+       down(point(0, ncol - 1)));
   return mesh;
 }
 

@@ -33,6 +33,12 @@ MeshData make_plane();                             // [-1, 1]^2 at z = 0, normal
 // that boxes stay sharp and curved surfaces smooth.
 MeshData make_model_mesh(const Model& model, int mesh_id);
 
+// Height field `hfield_id` of the model, in the geom frame: the surface as
+// the collision sees it (each grid cell two triangles, split along the
+// diagonal from (r + 1, c) to (r, c + 1)) with smooth normals, closed by
+// four side walls and a base at z = -size[3].
+MeshData make_hfield_mesh(const Model& model, int hfield_id);
+
 // A mesh uploaded to the GPU (vertex array, vertex and index buffers).
 class GpuMesh {
  public:
