@@ -41,8 +41,7 @@ void prepare_collision_tables(const Model& m, CollisionScratch& s) {
     s.body_geom_adr[b] = static_cast<int>(s.body_geoms.size());
     const int first = m.bodies.geom_adr[b];
     for (int k = first; k < first + m.bodies.geom_count[b]; ++k) {
-      // Height fields make no contacts yet; geoms with neither bit never collide.
-      if (g.type[k] == GeomType::kHfield) continue;
+      // Geoms with neither bit never collide.
       if (g.contype[k] == 0 && g.conaffinity[k] == 0) continue;
       s.body_geoms.push_back(k);
       if (g.type[k] == GeomType::kPlane) s.body_global[b] = 1;

@@ -24,7 +24,9 @@ namespace collision {
 PairFunction pair_function(GeomType type1, GeomType type2) {
   using T = GeomType;
   if (type1 > type2) std::swap(type1, type2);
-  if (type1 == T::kHfield || type2 == T::kHfield) return nullptr;
+  // A height field meets every convex geom, not planes or other fields.
+  if (type2 == T::kHfield) return nullptr;
+  if (type1 == T::kHfield) return hfield_convex;
   if (type1 == T::kPlane) {
     switch (type2) {
       case T::kSphere:
@@ -97,6 +99,16 @@ GeomShape shape_of(const Model& m, const Data& d, int g) {
       s.hull.neighbour_adr = me.hull_neighbour_adr.data() + adr;
       s.hull.neighbour_count = me.hull_neighbour_count.data() + adr;
       s.hull.neighbours = me.hull_neighbours.data();
+    }
+  }
+  if (s.type == GeomType::kHfield) {
+    const Hfields& h = m.hfields;
+    const int field = m.geoms.data_id[g];
+    if (field >= 0 && field < h.count()) {
+      s.hfield.elevation = h.data.data() + h.adr[field];
+      s.hfield.nrow = h.nrow[field];
+      s.hfield.ncol = h.ncol[field];
+      s.hfield.size = h.size[field];
     }
   }
   return s;

@@ -56,6 +56,8 @@ int hull_support_index(const HullView& hull, const Vector3d& dir) {
 //  cylinder  rim point r (dx, dy)/|(dx, dy)| on the end disc on d's side
 //  box       corner sign(d) .* s
 //  mesh      hull vertex with the largest d . v
+//  hfield    (a prism of the field) the vertex with the largest d . v among
+//            the base's three when d points down, else the top's
 Vector3d support_point(const GeomShape& g, const Vector3d& dir) {
   const Vector3d local = g.mat.transpose() * dir;
   const Vector3d& s = g.size;
@@ -90,6 +92,26 @@ Vector3d support_point(const GeomShape& g, const Vector3d& dir) {
       p = g.hull.vertex_count > 0 ? g.hull.vertices[hull_support_index(g.hull, local)]
                                   : Vector3d::Zero();
       break;
+    case GeomType::kHfield: {
+      // A prism of a height field: the base (0-2) for a downward direction,
+      // else the top (3-5); the first of equal vertices.
+      if (g.prism == nullptr) {
+        p.setZero();
+        break;
+      }
+      const int start = local[2] < 0 ? 0 : 3;
+      int best = start;
+      double best_dot = g.prism[start].dot(local);
+      for (int i = start + 1; i < start + 3; ++i) {
+        const double d = g.prism[i].dot(local);
+        if (d > best_dot) {
+          best_dot = d;
+          best = i;
+        }
+      }
+      p = g.prism[best];
+      break;
+    }
     default:
       p.setZero();
   }
@@ -147,13 +169,13 @@ struct SupportPoint {
 struct MinkowskiDifference {
   const GeomShape& a;
   const GeomShape& b;
-  double inflate;  // each shape grows by this along the query direction
+  double inflate_a, inflate_b;  // each shape grows by this along the query direction
 
   // dir is unit.
   SupportPoint operator()(const Vector3d& dir) const {
     SupportPoint s;
-    s.pa = support_point(a, dir) + inflate * dir;
-    s.pb = support_point(b, -dir) - inflate * dir;
+    s.pa = support_point(a, dir) + inflate_a * dir;
+    s.pb = support_point(b, -dir) - inflate_b * dir;
     s.v = s.pa - s.pb;
     return s;
   }
@@ -314,15 +336,18 @@ bool smooth_surface_normal(const GeomShape& g, const Vector3d& x, Vector3d* n) {
 //     M's outward normal near the origin); the position is the midpoint of
 //     the shape points weighted by the origin's barycentric coordinates in the
 //     tetrahedron (v0, v1, v2, v3).
-// dist = margin - depth.
-int convex_convex(const GeomShape& a, const GeomShape& b, double margin, RawContact* out) {
-  const MinkowskiDifference support{a, b, 0.5 * margin};
+// mpr_penetration reports dist = -depth; convex_convex inflates both shapes by
+// margin/2 and reports dist = margin - depth.
+int mpr_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate_a,
+                    const GeomShape& b, const Vector3d& centre_b, double inflate_b,
+                    RawContact* out) {
+  const MinkowskiDifference support{a, b, inflate_a, inflate_b};
   const double tolerance = a.mpr_tolerance;
   const int max_iterations = a.mpr_iterations;
   SupportPoint p[4];
-  p[0].pa = a.pos;
-  p[0].pb = b.pos;
-  p[0].v = a.pos - b.pos;
+  p[0].pa = centre_a;
+  p[0].pb = centre_b;
+  p[0].v = centre_a - centre_b;
   if (p[0].v.isZero(0)) p[0].v[0] += 10 * kEps;
 
   // 1. Portal discovery.
@@ -336,7 +361,7 @@ int convex_convex(const GeomShape& a, const GeomShape& b, double margin, RawCont
     Vector3d n = p[1].v;
     const double depth = n.norm();
     n /= depth;
-    out->dist = margin - depth;
+    out->dist = -depth;
     out->normal = n;
     out->pos = 0.5 * (p[1].pa + p[1].pb);
     return 1;
@@ -429,7 +454,7 @@ int convex_convex(const GeomShape& a, const GeomShape& b, double margin, RawCont
     pa += weight[k] * p[k].pa;
     pb += weight[k] * p[k].pb;
   }
-  out->dist = margin - depth;
+  out->dist = -depth;
   out->pos = (pa + pb) * (0.5 / sum);
   if (!out->pos.allFinite()) {
     // Degenerate tetrahedron (extreme aspect ratios): weight the portal
@@ -453,6 +478,12 @@ int convex_convex(const GeomShape& a, const GeomShape& b, double margin, RawCont
     out->normal = na;
   }
   if (!out->pos.allFinite() || !out->normal.allFinite() || !std::isfinite(out->dist)) return 0;
+  return 1;
+}
+
+int convex_convex(const GeomShape& a, const GeomShape& b, double margin, RawContact* out) {
+  if (mpr_penetration(a, a.pos, 0.5 * margin, b, b.pos, 0.5 * margin, out) == 0) return 0;
+  out->dist = margin + out->dist;
   return 1;
 }
 

@@ -26,6 +26,14 @@ struct HullView {
   const int* neighbours = nullptr;
 };
 
+// Elevations of a height field (Hfields in model.h): nrow x ncol values in
+// [0, 1], row-major, and the field's size (x, y, z_top, z_bottom).
+struct HfieldView {
+  const float* elevation = nullptr;
+  int nrow = 0, ncol = 0;
+  Eigen::Vector4d size{0, 0, 0, 0};
+};
+
 // One geom in the world: type, size (MJCF meaning), pose.
 struct GeomShape {
   GeomType type = GeomType::kSphere;
@@ -33,6 +41,10 @@ struct GeomShape {
   Vector3d pos{0, 0, 0};
   Matrix3d mat = Matrix3d::Identity();
   HullView hull;      // mesh geoms only
+  HfieldView hfield;  // height-field geoms only
+  // One prism of a height field (hfield_pairs.cpp): base corners 0-2, top
+  // corners 3-5, in the shape's frame. Set, the kHfield shape is that prism.
+  const Vector3d* prism = nullptr;
   double rbound = 0;  // radius of the bounding sphere about pos (0 for planes)
   // Convergence of the general convex method (options.mpr_tolerance, _iterations).
   double mpr_tolerance = 1e-6;
@@ -57,10 +69,12 @@ using PairFunction = int (*)(const GeomShape& a, const GeomShape& b, double marg
                              RawContact* out);
 
 // The function for a pair of geom types (type1 <= type2), or nullptr when the
-// pair never collides (plane-plane, height fields).
+// pair never collides (plane-plane, a height field with a plane or another
+// height field).
 PairFunction pair_function(GeomType type1, GeomType type2);
 
-// Pair families (primitive_pairs.cpp, box_pairs.cpp, convex.cpp).
+// Pair families (primitive_pairs.cpp, box_pairs.cpp, convex.cpp,
+// hfield_pairs.cpp).
 int plane_sphere(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
 int plane_capsule(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
 int plane_cylinder(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
@@ -74,6 +88,12 @@ int sphere_box(const GeomShape& a, const GeomShape& b, double margin, RawContact
 int capsule_box(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
 int box_box(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
 int convex_convex(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
+// MPR from explicit centres, each shape inflated by its own amount; reports
+// dist = -depth (convex.cpp).
+int mpr_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate_a,
+                    const GeomShape& b, const Vector3d& centre_b, double inflate_b,
+                    RawContact* out);
+int hfield_convex(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
 
 // Two spheres (centres, radii, and the z axes of the geoms they stand for, which
 // set the normal when the centres coincide): the building block of the round pairs.

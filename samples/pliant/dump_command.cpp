@@ -25,6 +25,7 @@ struct DumpOptions {
   double tolerance = -1;
   int iterations = -1;
   int key = -1;
+  bool each_key = false;
 };
 
 // A minimal JSON line writer: numbers with 17 significant digits, so every
@@ -150,6 +151,16 @@ void run_dump(const DumpOptions& o) {
     }
     reset_to_keyframe(model, data, o.key);
   }
+  if (o.each_key) {
+    // One line per keyframe, at the keyframe's state, without stepping.
+    for (int k = 0; k < model.keyframes.count(); ++k) {
+      reset_to_keyframe(model, data, k);
+      forward(model, data);
+      compute_energy(model, data);
+      print_step(k, model, data);
+    }
+    return;
+  }
   bench::ControlNoise noise(o.stepping.ctrl_noise);
   WarningPrinter warnings(model, std::cerr);
   for (long s = 0; s < o.steps; ++s) {
@@ -176,6 +187,8 @@ void add_dump_command(CLI::App& app) {
   dump->add_option("--tol", o.tolerance, "Solver tolerance")->check(CLI::NonNegativeNumber);
   dump->add_option("--iters", o.iterations, "Solver iterations")->check(CLI::NonNegativeNumber);
   dump->add_option("--key", o.key, "Start from keyframe K")->check(CLI::NonNegativeNumber);
+  dump->add_flag("--each-key", o.each_key,
+                 "Print one line per keyframe at its state (numbered by keyframe), no stepping");
   add_stepping_options(dump, o.stepping);
   dump->callback([] {
     try {

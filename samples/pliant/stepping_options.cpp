@@ -8,6 +8,10 @@ namespace pliant::cli {
 namespace {
 
 // MuJoCo's disable-flag names and the switches they turn off in Pliant.
+// midphase, nativeccd and island name MuJoCo 3.x strategies Pliant does not
+// have: with them off, MuJoCo computes what Pliant always computes (no
+// bounding-volume midphase, MPR for general convex pairs, one constraint
+// problem), so they are accepted for like-for-like comparisons.
 std::vector<std::pair<std::string, bool OptionFlags::*>> disable_flags() {
   return {{"constraint", &OptionFlags::constraint},
           {"equality", &OptionFlags::equality},
@@ -22,7 +26,12 @@ std::vector<std::pair<std::string, bool OptionFlags::*>> disable_flags() {
           {"filterparent", &OptionFlags::filterparent},
           {"actuation", &OptionFlags::actuation},
           {"refsafe", &OptionFlags::refsafe},
-          {"sensor", &OptionFlags::sensor}};
+          {"sensor", &OptionFlags::sensor},
+          {"midphase", &OptionFlags::midphase},
+          {"eulerdamp", &OptionFlags::eulerdamp},
+          {"autoreset", &OptionFlags::autoreset},
+          {"nativeccd", &OptionFlags::nativeccd},
+          {"island", &OptionFlags::island}};
 }
 
 }  // namespace

@@ -43,9 +43,7 @@
 // and not in the normal (measured: 2 of the Robotiq's 57 contacts and 2 of
 // its scene's 119, normals 0.41 to 0.47 apart, dist within 9.2e-4, pos
 // within 1.2e-3);
-// Pliant has no height-field collision yet, so geom pairs with a height field
-// are left out of the comparison (the test prints how many MuJoCo contacts
-// that leaves out); and MuJoCo 2.2.2 drops contacts beyond its buffer size
+// and MuJoCo 2.2.2 drops contacts beyond its buffer size
 // nconmax (mug: 100) with a warning, where Pliant keeps them all, so in such
 // states Pliant's first nconmax contacts (same order) are compared.
 
@@ -229,6 +227,14 @@ bool convex_matches_from_mujoco_poses(const Model& model, const mjModel& ref, co
     }
     sh.mpr_tolerance = model.options.mpr_tolerance;
     sh.mpr_iterations = model.options.mpr_iterations;
+    if (sh.type == GeomType::kHfield) {
+      const Hfields& h = model.hfields;
+      const int field = model.geoms.data_id[g];
+      sh.hfield.elevation = h.data.data() + h.adr[field];
+      sh.hfield.nrow = h.nrow[field];
+      sh.hfield.ncol = h.ncol[field];
+      sh.hfield.size = h.size[field];
+    }
     if (sh.type == GeomType::kMesh) {
       const Meshes& me = model.meshes;
       const int mesh = model.geoms.data_id[g];
@@ -416,10 +422,8 @@ TEST_P(SceneCollision, ContactSetsMatchMuJoCo) {
   Data data(model);
   std::mt19937_64 rng(99);
   Errors analytic, convex;
-  int total = 0, hfield_contacts = 0, full_states = 0;
-  // Stated deviation: no height-field collision in Pliant yet.
-  const auto is_hfield = [&](int g) { return model.geoms.type[g] == GeomType::kHfield; };
-  const auto skip = [&](int g1, int g2) { return is_hfield(g1) || is_hfield(g2); };
+  int total = 0, full_states = 0;
+  const auto skip = [](int, int) { return false; };
   for (int state = 0; state < 20; ++state) {
     set_random_state(model, data, *ref, *rd, rng);
     mj_kinematics(ref.get(), rd.get());
@@ -427,9 +431,6 @@ TEST_P(SceneCollision, ContactSetsMatchMuJoCo) {
     kinematics(model, data);
     collide(model, data);
     total += rd->ncon;
-    for (int i = 0; i < rd->ncon; ++i) {
-      if (skip(rd->contact[i].geom1, rd->contact[i].geom2)) ++hfield_contacts;
-    }
     // Stated deviation: MuJoCo 2.2.2 stops adding contacts when its buffer
     // (nconmax) is full and warns; Pliant keeps them all. Pliant produces
     // contacts in MuJoCo's order, so its first nconmax must be MuJoCo's.
@@ -465,10 +466,6 @@ TEST_P(SceneCollision, ContactSetsMatchMuJoCo) {
   if (full_states > 0) {
     std::cout << " | DEVIATION: MuJoCo's contact buffer (nconmax " << ref->nconmax << ") full in "
               << full_states << " states, compared Pliant's first nconmax contacts";
-  }
-  if (hfield_contacts > 0) {
-    std::cout << " | DEVIATION: " << hfield_contacts
-              << " MuJoCo contacts with a height field not compared (no hfield collision)";
   }
   std::cout << "\n";
 }

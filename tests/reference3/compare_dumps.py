@@ -2,7 +2,7 @@
 """Compares a trajectory of Pliant with MuJoCo 3.3.8's, step by step.
 
     compare_dumps.py PLIANT MODEL.xml [--steps N] [--disable a,b] [--tol T]
-                     [--key K]
+                     [--key K] [--contacts MIN [--contact-tol C]]
 
 Both engines start at qpos0 with zero ctrl, or at keyframe K (its ctrl held
 throughout), and step N times (default 200)
@@ -10,6 +10,11 @@ with the MuJoCo disable flags named; each printed state (qpos, qvel, act,
 qacc) must agree to T (default 1e-8) relative to max(1, |value|). Exits 0
 when they agree at every step, 1 naming the first step and field that does
 not, 2 when a model does not load.
+
+With --contacts MIN the states are compared only while the two engines'
+contacts agree (same count, geoms, and dist, pos and normal within C,
+default 1e-9): at the first step where they do not, the comparison stops,
+says so, and passes if at least MIN steps agreed before.
 """
 import json
 import os
@@ -26,6 +31,22 @@ def dump(command):
         text = (result.stdout + result.stderr).strip().splitlines()
         return None, text[-1] if text else "exit %d" % result.returncode
     return lines, None
+
+
+def contacts_differ(a, b, tol):
+    """Why the two steps' contacts differ (count, geoms, dist, pos, normal), or ''."""
+    ours, theirs = a.get("contacts", []), b.get("contacts", [])
+    if len(ours) != len(theirs):
+        return "%d contacts against %d" % (len(ours), len(theirs))
+    for i, (c, d) in enumerate(zip(ours, theirs)):
+        if list(map(int, c["g"])) != [d["geom1"], d["geom2"]]:
+            return "contact %d between other geoms" % i
+        errors = [abs(c["dist"] - d["dist"])] + \
+                 [abs(u - v) for u, v in zip(c["pos"], d["pos"])] + \
+                 [abs(u - v) for u, v in zip(c["frame"][:3], d["frame"][:3])]
+        if max(errors) > tol:
+            return "contact %d off by %.3g" % (i, max(errors))
+    return ""
 
 
 def main():
@@ -47,7 +68,19 @@ def main():
         print("MuJoCo 3.3.8 does not run %s: %s" % (model, error))
         return 2
     worst = (0.0, None)
+    contact_tol = float(options.get("--contact-tol", "1e-9"))
     for a, b in zip(ours, theirs):
+        if "--contacts" in options:
+            differ = contacts_differ(a, b, contact_tol)
+            if differ:
+                print("%s: contacts differ at step %d (%s); the %d steps before agree with MuJoCo "
+                      "3.3.8 within %g (worst %.3g)" % (model, a["step"], differ, a["step"], tol,
+                                                       worst[0]))
+                minimum = int(options["--contacts"])
+                if a["step"] < minimum:
+                    print("fewer than the %d steps asked for" % minimum)
+                    return 1
+                return 0
         for field in ("qpos", "qvel", "act", "qacc"):
             x, y = a.get(field) or [], b.get(field) or []
             if len(x) != len(y):

@@ -6,9 +6,12 @@
 //       MuJoCo does not have is null), or every numeric field when none are
 //       named. Sizes (nq, nv, ...) are numbers, arrays are flat lists.
 //   node mujoco3.mjs dump MODEL.xml [--steps N] [--key K] [--disable a,b]
+//                                   [--each-key]
 //       one JSON line per step before stepping, with the keys of
 //       `pliant dump`: step, time, qpos, qvel, act, qacc, sensordata, ncon,
-//       contacts (geom1, geom2, dist, pos, frame), nefc, efc_type.
+//       contacts (geom1, geom2, dist, pos, frame), nefc, efc_type. With
+//       --each-key, one line per keyframe at its state (step = keyframe),
+//       without stepping.
 //   A model that does not load prints {"error": "..."} and exits 2.
 //
 // The model's folder and the folders its files name (includes, meshes,
@@ -136,8 +139,11 @@ function dump(mujoco, model) {
   model.opt.disableflags = model.opt.disableflags | disableBits(mujoco, option('--disable', ''));
   const data = new mujoco.MjData(model);
   if (key >= 0) mujoco.mj_resetDataKeyframe(model, data, key);
+  const eachKey = rest.includes('--each-key');
   const lines = [];
-  for (let step = 0; step < steps; ++step) {
+  const count = eachKey ? model.nkey : steps;
+  for (let step = 0; step < count; ++step) {
+    if (eachKey) mujoco.mj_resetDataKeyframe(model, data, step);
     mujoco.mj_forward(model, data);
     const contacts = [];
     for (let c = 0; c < data.ncon; ++c) {
@@ -150,7 +156,7 @@ function dump(mujoco, model) {
       act: toList(data.act), qacc: toList(data.qacc), sensordata: toList(data.sensordata), ncon: data.ncon, contacts,
       nefc: data.nefc, efc_type: toList(data.efc_type).slice(0, data.nefc),
     }));
-    mujoco.mj_step(model, data);
+    if (!eachKey) mujoco.mj_step(model, data);
   }
   data.delete();
   return lines;

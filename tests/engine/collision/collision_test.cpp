@@ -137,6 +137,46 @@ TEST(Collision, CrossingCapsulesTakeTheCrossProductNormal) {
   EXPECT_NEAR(c.dist, -0.1, 1e-12);
 }
 
+// A flat height field (4 x 4 cells of 0.5 m; one raised corner keeps the
+// elevations from normalising away) holds a sphere like a floor. The
+// sphere's cap below z = 0 (4.4 cm across at 1 cm deep) lies inside one
+// triangle, so one prism touches it: one contact, the sphere's depth to MPR's
+// tolerance (1e-6), at a point between the two surfaces (MPR's point mixes the
+// portal's support points), with an upward normal: MPR stops once a support
+// gains less than 1e-6 along the normal, which on a 0.1 m sphere leaves the
+// normal up to sqrt(2e-6 / 0.1) = 4.5e-3 rad off vertical (z >= 1 - 1e-5).
+TEST(Collision, FlatHeightFieldActsAsAFloor) {
+  const std::string xml =
+      "<mujoco><asset><hfield name='f' nrow='5' ncol='5' size='1 1 0.4 0.1' elevation='"
+      "0 0 0 0 0  0 0 0 0 0  0 0 0 0 0  0 0 0 0 0  0 0 0 0 1'/></asset>"
+      "<worldbody><geom type='hfield' hfield='f'/>"
+      "<body><freejoint/><geom type='sphere' size='0.1'/></body></worldbody></mujoco>";
+  const Model model = load_model_from_string(xml);
+  Data data(model);
+  for (double depth : {0.01, -0.02}) {
+    const Vector3d centre(-0.35, -0.15, 0.1 - depth);
+    for (int k = 0; k < 3; ++k) data.qpos[k] = centre[k];
+    kinematics(model, data);
+    collide(model, data);
+    if (depth < 0) {
+      EXPECT_EQ(data.contacts.size(), 0u) << "a sphere 2 cm above the field";
+      continue;
+    }
+    ASSERT_EQ(data.contacts.size(), 1u);
+    for (const Contact& c : data.contacts) {
+      EXPECT_NEAR(c.dist, -depth, 1e-6);
+      EXPECT_GE(c.frame(0, 2), 1 - 1e-5);
+      EXPECT_GE(c.pos[2], -depth);
+      EXPECT_LE(c.pos[2], 0);
+      EXPECT_NEAR(c.pos[0], -0.35, 1e-3);
+      EXPECT_EQ(c.geom1, 0);
+    }
+  }
+  EXPECT_EQ(collision::pair_function(GeomType::kHfield, GeomType::kPlane), nullptr);
+  EXPECT_EQ(collision::pair_function(GeomType::kHfield, GeomType::kHfield), nullptr);
+  EXPECT_NE(collision::pair_function(GeomType::kMesh, GeomType::kHfield), nullptr);
+}
+
 TEST(Collision, FiltersAndParameters) {
   const Model model = load_model_from_string(R"(
     <mujoco><worldbody>
