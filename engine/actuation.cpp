@@ -98,6 +98,28 @@ void slider_crank_transmission(const Model& m, Data& d, int i) {
                     gear * axis.cross(dl_da));
 }
 
+// Body transmission (adhesion), as MuJoCo 3.x: no length; the moment is
+// minus the average, over the contacts that involve the body, of the
+// Jacobian of the contact's separation along its normal,
+// n . (J(body2, pos) - J(body1, pos)), so that a positive force pulls the
+// body onto what it touches. A contact beyond its include margin (one that
+// makes no constraint rows) counts in the average and adds nothing. Gear is
+// not used.
+void body_transmission(const Model& m, Data& d, int i) {
+  const int body = m.actuators.trn_id[i][0];
+  int count = 0;
+  for (const Contact& c : d.contacts) {
+    const int b1 = m.geoms.body[c.geom1], b2 = m.geoms.body[c.geom2];
+    if (b1 != body && b2 != body) continue;
+    ++count;
+    if (c.efc_address < 0) continue;
+    const Vector3d normal = c.frame.row(0).transpose();
+    add_wrench_moment(m, d, i, b2, c.pos, normal, Vector3d::Zero());
+    add_wrench_moment(m, d, i, b1, c.pos, -normal, Vector3d::Zero());
+  }
+  if (count > 0) d.actuator_moment.row(i) *= -1.0 / count;
+}
+
 // Muscle curves (MuJoCo docs, "Muscles"), on normalised length L and
 // velocity V. Active force-length: a bump that is 0 outside [lmin, lmax] and
 // 1 at L = 1, made of four quadratic pieces meeting at a = (lmin + 1)/2 and
@@ -240,6 +262,9 @@ void transmission(const Model& m, Data& d) {
       }
       case TransmissionType::kSliderCrank:
         slider_crank_transmission(m, d, i);
+        break;
+      case TransmissionType::kBody:
+        body_transmission(m, d, i);
         break;
     }
   }
@@ -421,10 +446,12 @@ void compute_actuator_constants(Model& m) {
   if (m.nu == 0) return;
   Data d(m);
   forward_position(m, d);
-  // acc0 = |M^-1 moment^T| at qpos0.
+  // acc0 = |M^-1 moment^T| at qpos0. A body transmission (adhesion) counts
+  // no contacts there, as MuJoCo measures it before any collision: 0.
   VectorXd column(m.nv);
   for (int i = 0; i < m.nu; ++i) {
     column = d.actuator_moment.row(i).transpose();
+    if (a.trn_type[i] == TransmissionType::kBody) column.setZero();
     solve_mass(m, d, column.data());
     a.acc0[i] = column.norm();
   }

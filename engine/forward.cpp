@@ -219,7 +219,7 @@ void compute_energy(const Model& m, Data& d) {
       }
     }
     for (int t = 0; t < m.tendons.count(); ++t) {
-      const double dx = d.ten_length[t] - m.tendons.length_spring[t];
+      const double dx = tendon_spring_stretch(m, d, t);
       potential += 0.5 * m.tendons.stiffness[t] * dx * dx;
     }
   }

@@ -8,6 +8,7 @@
 #include "engine/forward.h"
 #include "engine/kinematics.h"
 #include "engine/parameter_warnings.h"
+#include "engine/tendon.h"
 #include "model/numeric_limits.h"
 
 namespace pliant {
@@ -116,7 +117,21 @@ void compute_model_constants(Model& m) {
     solve_mass(m, d, jt.data());
     m.tendons.invweight0[t] = d.ten_J.row(t).dot(jt);
     m.tendons.length0[t] = d.ten_length[t];
-    if (m.tendons.length_spring[t] < 0) m.tendons.length_spring[t] = d.ten_length[t];
+  }
+  // A tendon spring without a springlength (the -1 -1 default) rests at the
+  // tendon's length at qpos_spring, the joints' spring reference, as MuJoCo
+  // 3.3.8 computes it. Any other value, negative ones included, is kept.
+  bool unset = false;
+  for (const Vector2d& rest : m.tendons.length_spring) unset |= rest == Vector2d(-1, -1);
+  if (unset) {
+    Data spring(m);
+    for (int q = 0; q < m.nq; ++q) spring.qpos[q] = m.qpos_spring[q];
+    kinematics(m, spring);
+    tendon_kinematics(m, spring);
+    for (int t = 0; t < m.tendons.count(); ++t) {
+      Vector2d& rest = m.tendons.length_spring[t];
+      if (rest == Vector2d(-1, -1)) rest = Vector2d::Constant(spring.ten_length[t]);
+    }
   }
   for (int a = 0; a < m.nu; ++a) m.actuators.length0[a] = d.actuator_length[a];
 

@@ -159,10 +159,11 @@ void passive_forces(const Model& m, Data& d) {
     for (int k = 0; k < m.nv; ++k) d.qfrc_passive[k] -= m.dofs.damping[k] * d.qvel[k];
   }
 
-  // Tendon spring-dampers: f = -k (L - L_spring) - b L', mapped by J^T.
+  // Tendon spring-dampers: f = -k s - b L', mapped by J^T, where s is the
+  // stretch beyond the rest length's dead band (tendon_spring_stretch).
   const Tendons& t = m.tendons;
   for (int i = 0; i < t.count(); ++i) {
-    const double force = (spring ? -t.stiffness[i] * (d.ten_length[i] - t.length_spring[i]) : 0) -
+    const double force = (spring ? -t.stiffness[i] * tendon_spring_stretch(m, d, i) : 0) -
                          (damper ? t.damping[i] * d.ten_velocity[i] : 0);
     if (force != 0) d.qfrc_passive += force * d.ten_J.row(i).transpose();
   }

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "model/exact_rotation.h"
+#include "model/fuse_static.h"
 #include "model/geom_inertia.h"
 #include "model/hfield_data.h"
 #include "model/load_error.h"
@@ -173,6 +174,12 @@ class Compiler {
     std::string defined;
     for (size_t i = 0; i < names.size() && i < 20; ++i) defined += (i ? ", " : "") + names[i];
     if (names.size() > 20) defined += ", ...";
+    if (type == ObjectType::kBody && std::find(spec_.fused_bodies.begin(), spec_.fused_bodies.end(),
+                                               name) != spec_.fused_bodies.end()) {
+      fail(where, "body '" + name +
+                      "' was fused into its parent by <compiler fusestatic=\"true\">, so it "
+                      "cannot be named here; give it a joint or set fusestatic=\"false\"");
+    }
     fail(where, std::string("unknown ") + what + " '" + name + "'; " +
                     (names.empty() ? std::string("the model names no ") + what
                                    : std::string("the model defines: ") + defined));
@@ -429,6 +436,10 @@ class Compiler {
       size = Vector3d(h[0], h[1], 0.25 * h[2] + 0.5 * h[3]);
       rbound = std::sqrt(h[0] * h[0] + h[1] * h[1] + std::pow(std::max(h[2], h[3]), 2));
     }
+    if (s.fused) {
+      pos = s.fused_pos + s.fused_quat * pos;
+      quat = s.fused_quat * quat;
+    }
     if (s.type == GeomType::kPlane && body != 0 && bodies_[body].spec->joints.size() > 0) {
       fail(s.where,
            "a plane can only be attached to a static body (the world or a body "
@@ -467,6 +478,10 @@ class Compiler {
     Vector3d pos = s.pos, size = s.size;
     Quaterniond quat = s.quat;
     if (s.fromto) apply_fromto(*s.fromto, s.type, s.where, pos, quat, size);
+    if (s.fused) {
+      pos = s.fused_pos + s.fused_quat * pos;
+      quat = s.fused_quat * quat;
+    }
     if (s.type == GeomType::kMesh || s.type == GeomType::kHfield || s.type == GeomType::kPlane) {
       fail(s.where, "a site must be a sphere, capsule, ellipsoid, cylinder or box");
     }
@@ -688,7 +703,13 @@ class Compiler {
       const BodySpec& s = *bodies_[body].spec;
       const bool use_geoms = c.inertiafromgeom == InertiaFromGeom::kTrue ||
                              (c.inertiafromgeom == InertiaFromGeom::kAuto && !s.inertial);
-      if (!use_geoms) {
+      if (has_fused_mass(static_cast<int>(body))) {
+        geom_mass(static_cast<int>(body));
+        if (b.mass[body] == 0) {
+          b.ipos[body] = b.pos[body];
+          b.iquat[body] = b.quat[body];
+        }
+      } else if (!use_geoms) {
         if (s.inertial) {
           b.ipos[body] = s.inertial->pos;
           b.iquat[body] = s.inertial->quat.normalized();
@@ -737,9 +758,25 @@ class Compiler {
     }
   }
 
+  // Whether static bodies fused into `body` bring it mass (fuse_static.h).
+  bool has_fused_mass(int body) const {
+    const BodySpec& s = *bodies_[body].spec;
+    if (!s.fused_inertials.empty()) return true;
+    for (const GeomSpec& g : s.geoms) {
+      if (g.fused) return true;
+    }
+    return false;
+  }
+
+  // Mass and inertia from parts: the body's geoms (those whose body took its
+  // inertia from its geoms), the body's own <inertial> when it has one and
+  // static bodies were fused into it, and the fused bodies' <inertial>s.
   void geom_mass(int body) {
     Bodies& b = m_.bodies;
     const CompilerSettings& c = spec_.compiler;
+    const BodySpec& body_spec = *bodies_[body].spec;
+    const bool own_geoms = c.inertiafromgeom == InertiaFromGeom::kTrue ||
+                           (c.inertiafromgeom == InertiaFromGeom::kAuto && !body_spec.inertial);
     struct Part {
       double mass;
       Vector3d pos;
@@ -748,9 +785,17 @@ class Compiler {
       Eigen::Matrix3d inertia;  // about the part's centre, body axes
     };
     std::vector<Part> parts;
+    const auto add_inertial = [&](const InertialSpec& i) {
+      const Quaterniond q = i.quat.normalized();
+      const Eigen::Matrix3d rotation = q.toRotationMatrix();
+      parts.push_back({i.mass, i.pos, q, i.diaginertia,
+                       rotation * i.diaginertia.asDiagonal() * rotation.transpose()});
+    };
+    if (!own_geoms && body_spec.inertial) add_inertial(*body_spec.inertial);
     const int first = b.geom_adr[body];
     for (int g = first; g >= 0 && g < first + b.geom_count[body]; ++g) {
       const GeomSpec& s = *geom_specs_[g];
+      if (s.fused ? !s.fused_mass : !own_geoms) continue;
       const int group = m_.geoms.group[g];
       if (group < c.inertiagrouprange[0] || group > c.inertiagrouprange[1]) continue;
       const GeomType type = m_.geoms.type[g];
@@ -772,6 +817,7 @@ class Compiler {
       parts.push_back({mass, m_.geoms.pos[g], m_.geoms.quat[g], principal,
                        rotation * principal.asDiagonal() * rotation.transpose()});
     }
+    for (const InertialSpec& i : body_spec.fused_inertials) add_inertial(i);
     // One geom with mass: its own frame and moments are the body's inertial
     // frame and principal moments, unsorted (MuJoCo 3.x; 2.2.2 diagonalised
     // the tensor and sorted the moments, turning the frame).
@@ -941,6 +987,11 @@ class Compiler {
         trn = TransmissionType::kSite;
         ids[0] = lookup(ObjectType::kSite, s.site, s.where, "site");
       }
+      if (!s.body.empty()) {
+        ++targets;
+        trn = TransmissionType::kBody;
+        ids[0] = lookup(ObjectType::kBody, s.body, s.where, "body");
+      }
       if (!s.cranksite.empty() || !s.slidersite.empty()) {
         ++targets;
         trn = TransmissionType::kSliderCrank;
@@ -954,7 +1005,7 @@ class Compiler {
       if (targets != 1) {
         fail(s.where,
              "an actuator needs exactly one transmission target: joint, jointinparent, "
-             "tendon, site, or cranksite with slidersite");
+             "tendon, site, body, or cranksite with slidersite");
       }
       // inheritrange: the target joint's (or tendon's) range, scaled about
       // its middle, becomes ctrlrange (position) or actrange (intvelocity).
@@ -1246,15 +1297,18 @@ class Compiler {
     }
     for (size_t i = 0; i < spec_.keyframes.size(); ++i) {
       const KeyframeSpec& s = spec_.keyframes[i];
+      // A shorter array is completed from the default (qpos0, zeros, the
+      // mocap bodies' poses), as MuJoCo 3.x does.
       auto take = [&](const std::optional<std::vector<double>>& given, const char* what,
                       std::vector<double> fallback) {
         if (!given) return fallback;
-        if (given->size() != fallback.size()) {
+        if (given->size() > fallback.size()) {
           fail(s.where, std::string("'") + what + "' of <key> has " +
                             std::to_string(given->size()) + " values; the model needs " +
-                            std::to_string(fallback.size()));
+                            std::to_string(fallback.size()) + " (or fewer: the rest default)");
         }
-        return *given;
+        std::copy(given->begin(), given->end(), fallback.begin());
+        return fallback;
       };
       k.time.push_back(s.time);
       k.qpos.push_back(take(s.qpos, "qpos", m_.qpos0));
@@ -1287,6 +1341,11 @@ class Compiler {
 
 }  // namespace
 
-Model compile_model(const ModelSpec& spec) { return Compiler(spec).run(); }
+Model compile_model(const ModelSpec& spec) {
+  if (!spec.compiler.fusestatic) return Compiler(spec).run();
+  ModelSpec fused = spec;
+  fuse_static_bodies(fused);
+  return Compiler(fused).run();
+}
 
 }  // namespace pliant

@@ -110,8 +110,12 @@ void parse_geom(AttributeReader& reader, const CompilerSettings& compiler, GeomS
   reader.read("mesh", geom.mesh);
   reader.read("hfield", geom.hfield);
   if (reader.read("fitscale", geom.fitscale)) reject_negative(reader, "fitscale", geom.fitscale);
-  // Fluid-interaction attributes of later MJCF versions are not part of the
-  // 2.2.2 model; visual-only attributes are accepted and not used.
+  reader.accept_unused("shellinertia", "Pliant computes a primitive geom's inertia as a solid's");
+  const std::string fluid =
+      "Pliant's fluid forces use the inertia-box model; the per-geom ellipsoid model is not "
+      "applied";
+  reader.accept_unused("fluidshape", fluid);
+  reader.accept_unused("fluidcoef", fluid);
   skip_user_data(reader);
   reader.finish();
 }
@@ -168,6 +172,8 @@ void parse_joint(AttributeReader& reader, JointSpec& joint) {
   }
   read_tristate(reader, "actuatorfrclimited", joint.actuatorfrclimited);
   reader.read_bool("actuatorgravcomp", joint.actuatorgravcomp);
+  reader.accept_unused("springdamper",
+                       "not applied: the joint keeps the stiffness and damping it is given");
   skip_user_data(reader);
   reader.finish();
 }
@@ -277,6 +283,8 @@ void parse_mesh(AttributeReader& reader, MeshSpec& mesh) {
   reader.has("texcoord");
   reader.has("normal");
   reader.has("smoothnormal");
+  reader.has("material");
+  reader.has("params");
   reader.read("refpos", mesh.refpos);
   Vector4d refquat;
   if (reader.read("refquat", refquat)) {
@@ -316,9 +324,9 @@ void parse_texture(AttributeReader& reader, TextureSpec& texture) {
   reader.read("width", texture.width);
   reader.read("height", texture.height);
   // Visual details accepted and not used by the engine.
-  for (const char* name :
-       {"mark", "markrgb", "random", "gridsize", "gridlayout", "fileright", "fileleft", "fileup",
-        "filedown", "filefront", "fileback", "hflip", "vflip", "content_type"}) {
+  for (const char* name : {"mark", "markrgb", "random", "gridsize", "gridlayout", "fileright",
+                           "fileleft", "fileup", "filedown", "filefront", "fileback", "hflip",
+                           "vflip", "content_type", "colorspace", "nchannel"}) {
     reader.has(name);
   }
   reader.finish();
@@ -335,6 +343,10 @@ void parse_material(AttributeReader& reader, MaterialSpec& material) {
   reader.read("shininess", material.shininess);
   reader.read("reflectance", material.reflectance);
   reader.read("rgba", material.rgba);
+  // Physically based rendering (MuJoCo 3.x): Pliant's viewer shades with the
+  // classic model.
+  reader.has("metallic");
+  reader.has("roughness");
   reader.finish();
 }
 
@@ -369,6 +381,9 @@ void parse_actuator(AttributeReader& reader, const std::string& kind, ActuatorSp
   reader.read("slidersite", actuator.slidersite);
   reader.read("cranksite", actuator.cranksite);
   reader.read("lengthrange", actuator.lengthrange);
+  reader.accept_unused("refsite", "not applied: a site transmission acts in the site's own frame");
+  reader.accept_unused("actdim", "Pliant gives a stateful actuator one activation");
+  reader.accept_unused("tausmooth", "Pliant switches the muscle time constants without smoothing");
   skip_user_data(reader);
 
   reader.read("body", actuator.body);
@@ -476,6 +491,21 @@ void parse_actuator(AttributeReader& reader, const std::string& kind, ActuatorSp
     actuator.dyntype = DynamicsType::kFilter;
     actuator.gaintype = GainType::kFixed;
     actuator.biastype = BiasType::kAffine;
+  } else if (kind == "adhesion") {
+    // A fixed gain pulling the body onto what it touches (body transmission);
+    // the control is a force magnitude, so its range must not be negative.
+    reader.read("gain", actuator.gainprm[0]);
+    if (actuator.ctrllimited == TriState::kFalse) {
+      reader.fail("an adhesion actuator must be ctrllimited, with a non-negative ctrlrange");
+    }
+    if (actuator.ctrlrange_given && (actuator.ctrlrange[0] < 0 || actuator.ctrlrange[1] < 0)) {
+      reader.fail(
+          "'ctrlrange' of <adhesion> must not be negative (the control is a force "
+          "magnitude)");
+    }
+    actuator.dyntype = DynamicsType::kNone;
+    actuator.gaintype = GainType::kFixed;
+    actuator.biastype = BiasType::kNone;
   } else if (kind == "muscle") {
     // Muscle parameters live in gainprm and biasprm alike: range (2), force,
     // scale, lmin, lmax, vmax, fpmax, fvmax; dynprm holds the activation and
@@ -513,7 +543,13 @@ void parse_tendon(AttributeReader& reader, TendonSpec& tendon) {
   reader.read("stiffness", tendon.stiffness);
   reader.read("damping", tendon.damping);
   reader.read("frictionloss", tendon.frictionloss);
-  reader.read("springlength", tendon.springlength);
+  std::vector<double> springlength;
+  if (reader.read_numbers("springlength", springlength, 1, 2)) {
+    tendon.springlength = Vector2d(springlength[0], springlength.back());
+    if (springlength.size() == 2 && springlength[0] > springlength[1]) {
+      reader.fail("'springlength' is a dead band [low, high] and needs low <= high");
+    }
+  }
   reader.read("width", tendon.width);
   read_solref(reader, "solreflimit", tendon.solref_limit);
   read_solimp(reader, "solimplimit", tendon.solimp_limit);
@@ -521,6 +557,10 @@ void parse_tendon(AttributeReader& reader, TendonSpec& tendon) {
   read_solimp(reader, "solimpfriction", tendon.solimp_friction);
   reader.read("rgba", tendon.rgba);
   reader.has("material");
+  reader.accept_unused("armature", "Pliant adds no tendon armature to the mass matrix");
+  const std::string frcrange = "Pliant does not clamp actuator force through tendons";
+  reader.accept_unused("actuatorfrcrange", frcrange);
+  reader.accept_unused("actuatorfrclimited", frcrange);
   skip_user_data(reader);
   reader.finish();
 }
@@ -590,6 +630,8 @@ void parse_pair(AttributeReader& reader, PairSpec& pair) {
   read_solimp(reader, "solimp", pair.solimp);
   pair.margin_given |= reader.read("margin", pair.margin);
   pair.gap_given |= reader.read("gap", pair.gap);
+  reader.accept_unused("solreffriction",
+                       "Pliant's friction rows of a pair use its solref, as without it");
   reader.finish();
 }
 
@@ -723,9 +765,10 @@ void parse_compiler(AttributeReader& reader, CompilerSettings& compiler) {
                 "\" is not supported; Pliant reads local coordinates only (coordinate=\"local\")");
   }
   bool flag = false;
-  if (reader.read_bool("fusestatic", flag) && flag) {
-    reader.fail("fusestatic=\"true\" is not supported by Pliant; remove it or set it to false");
-  }
+  reader.read_bool("fusestatic", compiler.fusestatic);
+  reader.accept_unused("alignfree",
+                       "not applied: free bodies keep their frames (no inertial alignment)");
+  reader.has("saveinertial");  // about writing MJCF, which Pliant does not do
   // Accepted without effect on the simulation.
   reader.read_bool("discardvisual", flag);
   reader.read_bool("convexhull", flag);

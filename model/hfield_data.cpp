@@ -106,6 +106,13 @@ HfieldData load_hfield_data(const std::string& path, int nrow, int ncol,
     data.nrow = nrow;
     data.ncol = ncol;
     const size_t count = static_cast<size_t>(nrow) * ncol;
+    constexpr size_t kMaxSamples = size_t{1} << 26;  // 64 Mi samples, 256 MiB of floats
+    if (count > kMaxSamples) {
+      hfield_fail(xml_file, xml_line,
+                  "a height field of " + std::to_string(nrow) + " x " + std::to_string(ncol) +
+                      " samples is too large; Pliant accepts up to " + std::to_string(kMaxSamples) +
+                      " samples");
+    }
     if (elevation.empty()) {
       data.elevation.assign(count, 0.0f);
       return data;

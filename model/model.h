@@ -57,6 +57,7 @@ enum class TransmissionType : int {
   kSliderCrank = 2,
   kTendon = 3,
   kSite = 4,
+  kBody = 5,  // adhesion: pulls the body onto what it touches
 };
 // MuJoCo 3.x's mjtDyn codes (2.2.2 had no filterexact and gave muscle 3).
 enum class DynamicsType : int {
@@ -342,7 +343,10 @@ struct Tendons {
   std::vector<Vector2d> range;
   std::vector<SolRef> solref_limit, solref_friction;
   std::vector<SolImp> solimp_limit, solimp_friction;
-  std::vector<double> margin, stiffness, damping, frictionloss, length_spring, length0;
+  std::vector<double> margin, stiffness, damping, frictionloss, length0;
+  // Spring rest length as a dead band [low, high] (equal ends: a plain rest
+  // length); the spring pulls only outside it.
+  std::vector<Vector2d> length_spring;
   std::vector<double> width;
   std::vector<Vector4d> rgba;
   std::vector<double> invweight0;  // filled by the dynamics

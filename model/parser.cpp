@@ -71,11 +71,12 @@ const std::map<std::string, SensorKind>& sensor_kinds() {
 }
 
 constexpr const char* kActuatorKinds =
-    "general, motor, position, velocity, intvelocity, damper, cylinder, muscle";
+    "general, motor, position, velocity, intvelocity, damper, cylinder, muscle, adhesion";
 
 bool is_actuator_kind(const std::string& name) {
   return name == "general" || name == "motor" || name == "position" || name == "velocity" ||
-         name == "intvelocity" || name == "damper" || name == "cylinder" || name == "muscle";
+         name == "intvelocity" || name == "damper" || name == "cylinder" || name == "muscle" ||
+         name == "adhesion";
 }
 
 std::string sensor_names() {
@@ -106,7 +107,22 @@ class Parser {
       if (node.name == "compiler") {
         AttributeReader r(node, &spec_.notes);
         parse_compiler(r, spec_.compiler);
-        no_children(node);
+        for (const XmlNode& child : node.children) {
+          if (child.name != "lengthrange") {
+            fail_at(child,
+                    "<compiler> takes only <lengthrange> children, found <" + child.name + ">");
+          }
+          // How MuJoCo simulates actuator length ranges; Pliant estimates them.
+          AttributeReader lr(child, &spec_.notes);
+          for (const char* name : {"mode", "useexisting", "uselimit", "accel", "maxforce",
+                                   "timeconst", "timestep", "inttotal", "interval", "tolrange"}) {
+            lr.accept_unused(name,
+                             "Pliant estimates actuator length ranges from joint and tendon "
+                             "ranges (docs/mujoco3-differences.md)");
+          }
+          lr.finish();
+          no_children(child);
+        }
       }
     }
     for (const XmlNode& node : root.children) {
@@ -314,7 +330,22 @@ class Parser {
         if (child.name == "skin" || child.name == "model") not_simulated(child);
         unknown_element(child, "asset", "mesh, texture, material, hfield");
       }
-      no_children(child);
+      if (child.name != "material") {
+        no_children(child);
+        continue;
+      }
+      // Texture layers of physically based rendering (MuJoCo 3.x): accepted;
+      // the viewer uses the material's texture attribute.
+      for (const XmlNode& layer : child.children) {
+        if (layer.name != "layer") {
+          fail_at(layer, "<material> takes only <layer> children, found <" + layer.name + ">");
+        }
+        AttributeReader lr(layer, &spec_.notes);
+        lr.has("texture");
+        lr.has("role");
+        lr.finish();
+        no_children(layer);
+      }
     }
   }
 
@@ -520,6 +551,8 @@ class Parser {
         joint.type = JointType::kFree;
         r.read("name", joint.name);
         r.read("group", joint.group);
+        r.accept_unused("align",
+                        "not applied: the free body keeps its frame (no inertial alignment)");
         r.finish();
         body.joints.push_back(joint);
       } else if (!world && n == "inertial") {
@@ -649,7 +682,7 @@ class Parser {
     for (const XmlNode& child : node.children) {
       const std::string& n = child.name;
       if (!is_actuator_kind(n)) {
-        if (n == "adhesion" || n == "plugin") {
+        if (n == "plugin") {
           fail_at(child, "<" + n + "> actuators are not supported by Pliant yet; accepted: " +
                              kActuatorKinds);
         }

@@ -39,7 +39,8 @@ struct CompilerSettings {
   bool balanceinertia = false;
   bool strippath = false;
   bool exactmeshinertia = false;
-  bool fitaabb = false;  // fit primitives to a mesh's bounding box, not its inertia box
+  bool fitaabb = false;     // fit primitives to a mesh's bounding box, not its inertia box
+  bool fusestatic = false;  // fuse bodies without joints into their parents
 };
 
 struct GeomSpec {
@@ -61,6 +62,13 @@ struct GeomSpec {
   Vector4d rgba{0.5, 0.5, 0.5, 1};
   std::string material, mesh, hfield;
   double fitscale = 1;  // a primitive fitted to `mesh` is scaled by this
+  // Moved here from a static body by fusestatic (fuse_static.h); its mass then
+  // counts if `fused_mass` (its body took its inertia from its geoms). Its
+  // frame, once fromto and mesh offsets are applied, is then placed by
+  // fused_pos and fused_quat in the new body.
+  bool fused = false, fused_mass = false;
+  Vector3d fused_pos{0, 0, 0};
+  Quaterniond fused_quat = Quaterniond::Identity();
 };
 
 struct SiteSpec {
@@ -74,6 +82,11 @@ struct SiteSpec {
   Quaterniond quat = Quaterniond::Identity();
   Vector4d rgba{0.5, 0.5, 0.5, 1};
   std::string material;
+  // Moved here from a static body by fusestatic: placed by this frame once
+  // fromto is applied.
+  bool fused = false;
+  Vector3d fused_pos{0, 0, 0};
+  Quaterniond fused_quat = Quaterniond::Identity();
 };
 
 struct JointSpec {
@@ -139,6 +152,9 @@ struct BodySpec {
   bool mocap = false;
   double gravcomp = 0;
   std::optional<InertialSpec> inertial;
+  // The <inertial>s of static bodies fused into this one (fuse_static.h), in
+  // this body's frame.
+  std::vector<InertialSpec> fused_inertials;
   std::vector<JointSpec> joints;
   std::vector<GeomSpec> geoms;
   std::vector<SiteSpec> sites;
@@ -225,7 +241,8 @@ struct TendonSpec {
   bool range_given = false;
   Vector2d range{0, 0};
   double margin = 0, stiffness = 0, damping = 0, frictionloss = 0;
-  double springlength = -1, width = 0.003;
+  Vector2d springlength{-1, -1};  // rest length, or a dead band [low, high]
+  double width = 0.003;
   SolRef solref_limit, solref_friction;
   SolImp solimp_limit, solimp_friction;
   Vector4d rgba{0.5, 0.5, 0.5, 1};
@@ -321,6 +338,8 @@ struct ModelSpec {
   // Documented MJCF that Pliant accepts without using (accept_unused), one
   // sentence each; the compiler reports each attribute once.
   std::vector<std::string> notes;
+  // Names of the bodies fusestatic fused into their parents.
+  std::vector<std::string> fused_bodies;
 };
 
 }  // namespace pliant

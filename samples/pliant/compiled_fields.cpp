@@ -293,8 +293,8 @@ std::vector<CompiledField> compiled_fields(const Model& m) {
   f.reals("tendon_stiffness", t.stiffness);
   f.reals("tendon_damping", t.damping);
   f.reals("tendon_frictionloss", t.frictionloss);
-  std::vector<double> length_spring;  // 3.x: a dead band [low, high]; equal ends here
-  for (double v : t.length_spring) length_spring.insert(length_spring.end(), {v, v});
+  std::vector<double> length_spring;  // a dead band [low, high] per tendon
+  for (const Vector2d& v : t.length_spring) length_spring.insert(length_spring.end(), {v[0], v[1]});
   f.reals("tendon_lengthspring", length_spring);
   f.reals("tendon_length0", t.length0);
   f.reals("tendon_invweight0", t.invweight0);

@@ -32,6 +32,32 @@ Model slide_model(const std::string& actuators) {
   return load_with_constants(xml);
 }
 
+// Adhesion (body transmission): 5 N of pull holds a 0.2 kg ball (1.96 N)
+// against a ceiling it touches; without control it falls. The moment is
+// minus the average contact-normal Jacobian, so a free ball touching one
+// surface gets the contact normal's direction, and there is no length.
+TEST(Actuation, AdhesionHoldsABallAgainstTheCeiling) {
+  const Model m = load_model_from_string(R"(
+    <mujoco><worldbody>
+      <geom type="box" size="0.5 0.5 0.05" pos="0 0 1"/>
+      <body name="ball" pos="0 0 0.901"><freejoint/><geom size="0.05" mass="0.2"/></body>
+    </worldbody>
+    <actuator><adhesion body="ball" gain="5" ctrlrange="0 1"/></actuator></mujoco>)");
+  for (double ctrl : {1.0, 0.0}) {
+    Data d(m);
+    d.ctrl[0] = ctrl;
+    forward(m, d);
+    EXPECT_EQ(d.actuator_length[0], 0);
+    EXPECT_NEAR(d.actuator_moment(0, 2), 1, 1e-9);  // pulls up, onto the ceiling
+    for (int i = 0; i < 500; ++i) step(m, d);
+    if (ctrl > 0) {
+      EXPECT_NEAR(d.qpos[2], 0.9, 1e-3) << "held";
+    } else {
+      EXPECT_LT(d.qpos[2], 0.5) << "falls";
+    }
+  }
+}
+
 TEST(Actuation, JointGearScalesLengthMomentAndForce) {
   const Model m = slide_model(R"(<motor joint="s" gear="3"/>)");
   Data d(m);

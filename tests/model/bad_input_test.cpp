@@ -122,6 +122,7 @@ const std::vector<BadFile>& bad_files() {
       {"sensor_unknown_joint.xml", 9, {"unknown joint 'knee'", "elbow"}},
       {"unknown_mesh_reference.xml", 8, {"unknown mesh 'cube'", "tetra"}},
       {"mesh_fit_plane.xml", 6, {"a plane geom cannot be fitted to a mesh", "sphere"}},
+      {"fusestatic_reference.xml", 9, {"body 'base' was fused into its parent", "fusestatic"}},
       // Joints, mocap bodies, limits.
       {"nested_free_joint.xml",
        7,

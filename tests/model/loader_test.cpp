@@ -93,5 +93,72 @@ TEST(Loader, SettotalmassScalesEveryBody) {
   EXPECT_NEAR(m.bodies.mass[2] / m.bodies.mass[1], 8.0, 1e-12);
 }
 
+// fusestatic moves a static body's cameras and lights into its parent with
+// the body's pose (MuJoCo 3.3.8's WebAssembly build stops on such a model, so
+// this is checked here rather than against it).
+TEST(Loader, FusestaticMovesCamerasAndLights) {
+  const Model m = load_model_from_string(R"(
+    <mujoco><compiler fusestatic="true" angle="radian"/><worldbody>
+      <body name="arm" pos="0 0 1"><joint/><geom size="0.1"/>
+        <body name="mount" pos="0.1 0.2 0.3" euler="0 0 1.5707963267948966">
+          <camera name="eye" pos="0.1 0 0"/>
+          <light name="lamp" pos="0 0.1 0" dir="1 0 0"/>
+        </body>
+      </body>
+    </worldbody></mujoco>)");
+  ASSERT_EQ(m.body_count(), 2);
+  ASSERT_EQ(m.cameras.count(), 1);
+  ASSERT_EQ(m.lights.count(), 1);
+  EXPECT_EQ(m.cameras.body[0], 1);
+  EXPECT_EQ(m.lights.body[0], 1);
+  EXPECT_TRUE(m.cameras.pos[0].isApprox(Vector3d(0.1, 0.3, 0.3), 1e-12));
+  EXPECT_NEAR(m.cameras.quat[0].w(), std::sqrt(0.5), 1e-12);
+  EXPECT_NEAR(m.cameras.quat[0].z(), std::sqrt(0.5), 1e-12);
+  EXPECT_TRUE(m.lights.pos[0].isApprox(Vector3d(0.0, 0.2, 0.3), 1e-12));
+  EXPECT_LT((m.lights.dir[0] - Vector3d(0, 1, 0)).norm(), 1e-12);
+}
+
+// A fused body's mass lands where its geoms and <inertial> are, turned with
+// the body (MuJoCo 3.3.8 differs here, docs/mujoco3-differences.md): fused,
+// the parts give the same mass, centre and tensor as when written in the
+// parent through <frame>s; and an <inertial> equal to a box geom's fuses
+// like the box.
+TEST(Loader, FusestaticMassEqualsTheSamePartsInTheParent) {
+  const auto model = [](const std::string& inner, bool fuse) {
+    return load_model_from_string(
+        std::string("<mujoco><compiler angle=\"radian\" fusestatic=\"") +
+        (fuse ? "true" : "false") +
+        "\"/><worldbody><body name=\"arm\"><joint/><geom size=\"0.1\" mass=\"1\"/>" + inner +
+        "</body></worldbody></mujoco>");
+  };
+  const std::string box = R"(<geom type="box" size="0.05 0.1 0.15" pos="0.05 0 0" mass="2"/>)";
+  const std::string inertial =
+      R"(<inertial pos="0.05 0 0" mass="2" diaginertia="0.021666666666666667 )"
+      R"(0.016666666666666667 0.0083333333333333333"/>)";
+  const std::string parts = R"(<geom size="0.05" pos="0.1 0 0" mass="1"/>
+      <geom type="box" size="0.01 0.02 0.03" pos="0 0.1 0.05" mass="0.5"/>)";
+  const Model fused = model(R"(<body pos="0.3 0 0" euler="0.4 0 1.5707963267948966">)" + parts +
+                                R"(<body pos="0 0 0.2" euler="0 0.3 0">)" + box + "</body></body>",
+                            true);
+  const Model fused_inertial =
+      model(R"(<body pos="0.3 0 0" euler="0.4 0 1.5707963267948966">)" + parts +
+                R"(<body pos="0 0 0.2" euler="0 0.3 0">)" + inertial + "</body></body>",
+            true);
+  const Model merged =
+      model(R"(<frame pos="0.3 0 0" euler="0.4 0 1.5707963267948966">)" + parts +
+                R"(<frame pos="0 0 0.2" euler="0 0.3 0">)" + box + "</frame></frame>",
+            false);
+  const auto tensor = [](const Model& m) {
+    const Eigen::Matrix3d r = m.bodies.iquat[1].toRotationMatrix();
+    return Eigen::Matrix3d(r * m.bodies.inertia[1].asDiagonal() * r.transpose());
+  };
+  for (const Model* m : {&fused, &fused_inertial}) {
+    ASSERT_EQ(m->body_count(), 2);
+    EXPECT_NEAR(m->bodies.mass[1], merged.bodies.mass[1], 1e-12);
+    EXPECT_LT((m->bodies.ipos[1] - merged.bodies.ipos[1]).norm(), 1e-12);
+    EXPECT_LT((tensor(*m) - tensor(merged)).norm(), 1e-12);
+  }
+}
+
 }  // namespace
 }  // namespace pliant
