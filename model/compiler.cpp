@@ -436,10 +436,7 @@ class Compiler {
       size = Vector3d(h[0], h[1], 0.25 * h[2] + 0.5 * h[3]);
       rbound = std::sqrt(h[0] * h[0] + h[1] * h[1] + std::pow(std::max(h[2], h[3]), 2));
     }
-    if (s.fused) {
-      pos = s.fused_pos + s.fused_quat * pos;
-      quat = s.fused_quat * quat;
-    }
+    if (s.fused) s.fused->place(pos, quat);
     if (s.type == GeomType::kPlane && body != 0 && bodies_[body].spec->joints.size() > 0) {
       fail(s.where,
            "a plane can only be attached to a static body (the world or a body "
@@ -478,10 +475,7 @@ class Compiler {
     Vector3d pos = s.pos, size = s.size;
     Quaterniond quat = s.quat;
     if (s.fromto) apply_fromto(*s.fromto, s.type, s.where, pos, quat, size);
-    if (s.fused) {
-      pos = s.fused_pos + s.fused_quat * pos;
-      quat = s.fused_quat * quat;
-    }
+    if (s.fused) s.fused->place(pos, quat);
     if (s.type == GeomType::kMesh || s.type == GeomType::kHfield || s.type == GeomType::kPlane) {
       fail(s.where, "a site must be a sphere, capsule, ellipsoid, cylinder or box");
     }
@@ -701,15 +695,7 @@ class Compiler {
     b.invweight0.assign(bodies_.size(), Vector2d::Zero());
     for (size_t body = 1; body < bodies_.size(); ++body) {
       const BodySpec& s = *bodies_[body].spec;
-      const bool use_geoms = c.inertiafromgeom == InertiaFromGeom::kTrue ||
-                             (c.inertiafromgeom == InertiaFromGeom::kAuto && !s.inertial);
-      if (has_fused_mass(static_cast<int>(body))) {
-        geom_mass(static_cast<int>(body));
-        if (b.mass[body] == 0) {
-          b.ipos[body] = b.pos[body];
-          b.iquat[body] = b.quat[body];
-        }
-      } else if (!use_geoms) {
+      if (!takes_inertia_from_geoms(c, s) && !has_fused_mass(static_cast<int>(body))) {
         if (s.inertial) {
           b.ipos[body] = s.inertial->pos;
           b.iquat[body] = s.inertial->quat.normalized();
@@ -775,8 +761,7 @@ class Compiler {
     Bodies& b = m_.bodies;
     const CompilerSettings& c = spec_.compiler;
     const BodySpec& body_spec = *bodies_[body].spec;
-    const bool own_geoms = c.inertiafromgeom == InertiaFromGeom::kTrue ||
-                           (c.inertiafromgeom == InertiaFromGeom::kAuto && !body_spec.inertial);
+    const bool own_geoms = takes_inertia_from_geoms(c, body_spec);
     struct Part {
       double mass;
       Vector3d pos;

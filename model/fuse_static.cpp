@@ -6,48 +6,37 @@
 namespace pliant {
 namespace {
 
-// A pose (p, q) applied to points and frames given in the fused body.
-struct Pose {
-  Vector3d pos;
-  Quaterniond quat;
-  Vector3d point(const Vector3d& v) const { return pos + quat * v; }
-  Quaterniond frame(const Quaterniond& q) const { return quat * q; }
-};
-
 bool is_static(const BodySpec& body) { return body.joints.empty() && !body.mocap; }
 
-// Moves the contents of `child` (already in the parent's frame through
-// `pose`) into `parent`.
-void move_contents(BodySpec& parent, BodySpec& child, const Pose& pose, bool geoms_carry_mass) {
-  // Geoms and sites keep their own frame (fromto, mesh offsets are applied
-  // in it by the compiler) and gain the fused body's pose on top.
+// Moves the contents of static `child` into `parent`, placed by the child's
+// `pose` in the parent. Geoms and sites keep their own frame (the compiler
+// applies fromto and mesh offsets in it) and are placed by the pose on top.
+// Bodies are fused top-down, so `child` holds only its own elements.
+void move_contents(BodySpec& parent, BodySpec& child, const Pose& pose,
+                   const CompilerSettings& compiler) {
+  const bool geoms_carry_mass = takes_inertia_from_geoms(compiler, child);
+  if (child.inertial && !geoms_carry_mass) {
+    InertialSpec inertial = *child.inertial;
+    pose.place(inertial.pos, inertial.quat);
+    parent.fused_inertials.push_back(inertial);
+  }
   for (GeomSpec& g : child.geoms) {
-    if (!g.fused) g.fused_mass = geoms_carry_mass;
-    g.fused = true;
-    g.fused_pos = pose.point(g.fused_pos);
-    g.fused_quat = pose.frame(g.fused_quat);
+    g.fused = pose;
+    g.fused_mass = geoms_carry_mass;
     parent.geoms.push_back(std::move(g));
   }
   for (SiteSpec& s : child.sites) {
-    s.fused = true;
-    s.fused_pos = pose.point(s.fused_pos);
-    s.fused_quat = pose.frame(s.fused_quat);
+    s.fused = pose;
     parent.sites.push_back(std::move(s));
   }
   for (CameraSpec& c : child.cameras) {
-    c.pos = pose.point(c.pos);
-    c.quat = pose.frame(c.quat);
+    pose.place(c.pos, c.quat);
     parent.cameras.push_back(std::move(c));
   }
   for (LightSpec& l : child.lights) {
     l.pos = pose.point(l.pos);
     l.dir = pose.quat * l.dir;
     parent.lights.push_back(std::move(l));
-  }
-  for (InertialSpec& i : child.fused_inertials) {
-    i.pos = pose.point(i.pos);
-    i.quat = pose.frame(i.quat);
-    parent.fused_inertials.push_back(std::move(i));
   }
 }
 
@@ -63,25 +52,10 @@ void fuse_children(BodySpec& parent, const CompilerSettings& compiler,
       continue;
     }
     const Pose pose{child.pos, child.quat.normalized()};
-    // Which of the child's geoms carry its mass (MuJoCo's inertiafromgeom).
-    const bool explicit_inertial =
-        child.inertial && compiler.inertiafromgeom != InertiaFromGeom::kTrue;
-    const bool geoms_carry_mass =
-        compiler.inertiafromgeom == InertiaFromGeom::kTrue ||
-        (compiler.inertiafromgeom == InertiaFromGeom::kAuto && !child.inertial);
-    if (explicit_inertial) {
-      InertialSpec inertial = *child.inertial;
-      inertial.pos = pose.point(inertial.pos);
-      inertial.quat = pose.frame(inertial.quat);
-      parent.fused_inertials.push_back(inertial);
-    }
-    move_contents(parent, child, pose, geoms_carry_mass);
+    move_contents(parent, child, pose, compiler);
     fused_names.push_back(child.name);
     std::vector<BodySpec> grandchildren = std::move(child.children);
-    for (BodySpec& g : grandchildren) {
-      g.pos = pose.point(g.pos);
-      g.quat = pose.frame(g.quat);
-    }
+    for (BodySpec& g : grandchildren) pose.place(g.pos, g.quat);
     pending.insert(pending.begin() + static_cast<long>(i) + 1,
                    std::make_move_iterator(grandchildren.begin()),
                    std::make_move_iterator(grandchildren.end()));

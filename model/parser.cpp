@@ -382,22 +382,6 @@ class Parser {
 
   // A <frame>'s pose in the enclosing body: elements written inside it are
   // placed by it (nested frames compose).
-  struct Pose {
-    Vector3d pos{0, 0, 0};
-    Quaterniond quat = Quaterniond::Identity();
-    bool identity() const { return pos.isZero(0) && quat.w() == 1 && quat.vec().isZero(0); }
-    Vector3d point(const Vector3d& p) const { return pos + quat * p; }
-    void place(Vector3d& p, Quaterniond& q) const {
-      p = point(p);
-      q = (quat * q).normalized();
-    }
-    void place(std::optional<std::array<double, 6>>& fromto) const {
-      if (!fromto) return;
-      auto& f = *fromto;
-      const Vector3d a = point(Vector3d(f[0], f[1], f[2])), b = point(Vector3d(f[3], f[4], f[5]));
-      f = {a[0], a[1], a[2], b[0], b[1], b[2]};
-    }
-  };
 
   // A <frame> (MuJoCo 3.x): its children belong to the enclosing body, placed
   // by the frame's pose, with the frame's childclass if it has one.

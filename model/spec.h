@@ -43,6 +43,25 @@ struct CompilerSettings {
   bool fusestatic = false;  // fuse bodies without joints into their parents
 };
 
+// A rigid placement of points and frames in a body: a <frame>'s pose, or a
+// static body's pose when fusestatic moves its contents to its parent.
+struct Pose {
+  Vector3d pos{0, 0, 0};
+  Quaterniond quat = Quaterniond::Identity();
+  bool identity() const { return pos.isZero(0) && quat.w() == 1 && quat.vec().isZero(0); }
+  Vector3d point(const Vector3d& p) const { return pos + quat * p; }
+  void place(Vector3d& p, Quaterniond& q) const {
+    p = point(p);
+    q = (quat * q).normalized();
+  }
+  void place(std::optional<std::array<double, 6>>& fromto) const {
+    if (!fromto) return;
+    auto& f = *fromto;
+    const Vector3d a = point(Vector3d(f[0], f[1], f[2])), b = point(Vector3d(f[3], f[4], f[5]));
+    f = {a[0], a[1], a[2], b[0], b[1], b[2]};
+  }
+};
+
 struct GeomSpec {
   SourceLocation where;
   std::string name;
@@ -62,13 +81,12 @@ struct GeomSpec {
   Vector4d rgba{0.5, 0.5, 0.5, 1};
   std::string material, mesh, hfield;
   double fitscale = 1;  // a primitive fitted to `mesh` is scaled by this
-  // Moved here from a static body by fusestatic (fuse_static.h); its mass then
-  // counts if `fused_mass` (its body took its inertia from its geoms). Its
-  // frame, once fromto and mesh offsets are applied, is then placed by
-  // fused_pos and fused_quat in the new body.
-  bool fused = false, fused_mass = false;
-  Vector3d fused_pos{0, 0, 0};
-  Quaterniond fused_quat = Quaterniond::Identity();
+  // Moved here from a static body by fusestatic (fuse_static.h): its frame,
+  // once fromto and mesh offsets are applied, is placed by this pose in the
+  // new body; its mass counts if `fused_mass` (its body took its inertia
+  // from its geoms).
+  std::optional<Pose> fused;
+  bool fused_mass = false;
 };
 
 struct SiteSpec {
@@ -82,11 +100,9 @@ struct SiteSpec {
   Quaterniond quat = Quaterniond::Identity();
   Vector4d rgba{0.5, 0.5, 0.5, 1};
   std::string material;
-  // Moved here from a static body by fusestatic: placed by this frame once
+  // Moved here from a static body by fusestatic: placed by this pose once
   // fromto is applied.
-  bool fused = false;
-  Vector3d fused_pos{0, 0, 0};
-  Quaterniond fused_quat = Quaterniond::Identity();
+  std::optional<Pose> fused;
 };
 
 struct JointSpec {
@@ -313,6 +329,14 @@ struct DefaultClass {
   EqualitySpec equality;
   PairSpec pair;
 };
+
+// Whether a body takes its mass and inertia from its geoms (MuJoCo's
+// inertiafromgeom: always, never, or when it has no <inertial>); otherwise
+// from its <inertial>, if any.
+inline bool takes_inertia_from_geoms(const CompilerSettings& compiler, const BodySpec& body) {
+  return compiler.inertiafromgeom == InertiaFromGeom::kTrue ||
+         (compiler.inertiafromgeom == InertiaFromGeom::kAuto && !body.inertial);
+}
 
 struct ModelSpec {
   std::string model_name = "MuJoCo Model";

@@ -26,6 +26,22 @@ struct MjDataDeleter {
 using MjModelPtr = std::unique_ptr<mjModel, MjModelDeleter>;
 using MjDataPtr = std::unique_ptr<mjData, MjDataDeleter>;
 
+// Write a vector, or a quaternion as MuJoCo's w, x, y, z, into a MuJoCo
+// array; each returns whether that changed `out`.
+inline bool put_values(mjtNum* out, const mjtNum* values, int n) {
+  bool changed = false;
+  for (int k = 0; k < n; ++k) {
+    changed |= out[k] != values[k];
+    out[k] = values[k];
+  }
+  return changed;
+}
+inline bool put_vec3(mjtNum* out, const Vector3d& v) { return put_values(out, v.data(), 3); }
+inline bool put_quat(mjtNum* out, const Quaterniond& q) {
+  const mjtNum wxyz[4] = {q.w(), q.x(), q.y(), q.z()};
+  return put_values(out, wxyz, 4);
+}
+
 // Named difference from MuJoCo 2.2.2, where Pliant follows MuJoCo 3.3.8: a
 // body that only translates (MuJoCo 3.x's body_simple == 2: slide joints
 // along coordinate axes, inertial frame at the body origin, no children) has
@@ -72,16 +88,9 @@ inline void adopt_inertial_frames(mjModel& ref, const Model& model) {
                       (bodies.ipos[b] - Vector3d(ref.body_ipos + 3 * b)).norm() <=
                           1e-6 * std::max(1.0, bodies.ipos[b].norm());
     if (!same) continue;
-    const Quaterniond& iq = bodies.iquat[b];
-    const mjtNum quat[4] = {iq.w(), iq.x(), iq.y(), iq.z()};
-    for (int k = 0; k < 4; ++k) changed |= ref.body_iquat[4 * b + k] != quat[k];
-    for (int k = 0; k < 3; ++k) {
-      changed |= ref.body_inertia[3 * b + k] != bodies.inertia[b][k] ||
-                 ref.body_ipos[3 * b + k] != bodies.ipos[b][k];
-      ref.body_inertia[3 * b + k] = bodies.inertia[b][k];
-      ref.body_ipos[3 * b + k] = bodies.ipos[b][k];
-    }
-    for (int k = 0; k < 4; ++k) ref.body_iquat[4 * b + k] = quat[k];
+    changed |= put_quat(ref.body_iquat + 4 * b, bodies.iquat[b]);
+    changed |= put_vec3(ref.body_inertia + 3 * b, bodies.inertia[b]);
+    changed |= put_vec3(ref.body_ipos + 3 * b, bodies.ipos[b]);
   }
   if (changed) {
     mjData* d = mj_makeData(&ref);
@@ -148,26 +157,18 @@ inline void adopt_mesh_compilation(mjModel& ref, const Model& model) {
   for (int i = 0; i < ref.ngeom; ++i) {
     if (g.type[i] != GeomType::kMesh) continue;
     mesh_body[g.body[i]] = true;
-    for (int k = 0; k < 3; ++k) {
-      ref.geom_pos[3 * i + k] = g.pos[i][k];
-      ref.geom_size[3 * i + k] = g.size[i][k];
-    }
-    const Quaterniond& q = g.quat[i];
-    const mjtNum quat[4] = {q.w(), q.x(), q.y(), q.z()};
-    for (int k = 0; k < 4; ++k) ref.geom_quat[4 * i + k] = quat[k];
+    put_vec3(ref.geom_pos + 3 * i, g.pos[i]);
+    put_vec3(ref.geom_size + 3 * i, g.size[i]);
+    put_quat(ref.geom_quat + 4 * i, g.quat[i]);
     ref.geom_rbound[i] = g.rbound[i];
   }
   const Bodies& b = model.bodies;
   for (int i = 1; i < ref.nbody; ++i) {
     if (!mesh_body[i]) continue;
     ref.body_mass[i] = b.mass[i];
-    for (int k = 0; k < 3; ++k) {
-      ref.body_inertia[3 * i + k] = b.inertia[i][k];
-      ref.body_ipos[3 * i + k] = b.ipos[i][k];
-    }
-    const Quaterniond& q = b.iquat[i];
-    const mjtNum quat[4] = {q.w(), q.x(), q.y(), q.z()};
-    for (int k = 0; k < 4; ++k) ref.body_iquat[4 * i + k] = quat[k];
+    put_vec3(ref.body_inertia + 3 * i, b.inertia[i]);
+    put_vec3(ref.body_ipos + 3 * i, b.ipos[i]);
+    put_quat(ref.body_iquat + 4 * i, b.iquat[i]);
   }
   if (!changed) return;
   for (int i = 0; i < ref.nbody; ++i) ref.body_subtreemass[i] = ref.body_mass[i];
