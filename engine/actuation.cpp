@@ -270,10 +270,12 @@ void transmission(const Model& m, Data& d) {
   }
 }
 
+void actuator_velocities(const Model&, Data& d) {
+  d.actuator_velocity.noalias() = d.actuator_moment * d.qvel;
+}
+
 void actuation(const Model& m, Data& d) {
   const Actuators& a = m.actuators;
-  // actuator_velocity = moment qvel: the rate of change of actuator_length.
-  d.actuator_velocity.noalias() = d.actuator_moment * d.qvel;
   d.actuator_force.setZero();
   d.qfrc_actuator.setZero();
   d.act_dot.setZero();

@@ -10,12 +10,16 @@ namespace pliant {
 // with gear. Needs kinematics, com_positions and tendon_kinematics.
 void transmission(const Model& model, Data& data);
 
-// actuator_velocity = moment qvel; ctrl clamping (clampctrl flag, applied to
+// Ctrl clamping (clampctrl flag, applied to
 // a copy: data.ctrl is not modified); act_dot
 // from the activation dynamics (none, integrator, filter, muscle); actuator
 // force = gain * (ctrl or act) + bias, clamped to forcerange; qfrc_actuator
 // = moment^T force. Respects the actuation flag.
 void actuation(const Model& model, Data& data);
+
+// actuator_velocity = moment qvel, the rate of change of actuator_length;
+// part of the velocity stage (after transmission), which actuation() reads.
+void actuator_velocities(const Model& model, Data& data);
 
 // The activation of actuator i after one step from `act` at rate `act_dot`:
 // Euler, or the exact filter for filterexact, clamped to actrange when

@@ -128,6 +128,13 @@ Data::Data(const Model& m) : shape_(m) {
   qacc = VectorXd::Zero(nv);
   cacc.assign(nbody, Vector6d::Zero());
   cfrc_body.assign(nbody, Vector6d::Zero());
+  sensordata = VectorXd::Zero(m.sensors.data_size);
+  if (m.sensors.count() > 0) {
+    subtree_linvel.assign(nbody, Vector3d::Zero());
+    subtree_angmom.assign(nbody, Vector3d::Zero());
+    cfrc_int.assign(nbody, Vector6d::Zero());
+    cfrc_ext.assign(nbody, Vector6d::Zero());
+  }
   workspace_.get().scratch_nv = VectorXd::Zero(nv);
 }
 

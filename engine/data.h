@@ -157,6 +157,16 @@ struct Data {
   // ---- energy (when the energy flag is on) ----
   double energy_potential = 0, energy_kinetic = 0;
 
+  // ---- sensors (engine/sensors.h), when the model has any ----
+  VectorXd sensordata;                   // sensors.data_size, at sensors.adr
+  std::vector<Vector3d> subtree_linvel;  // nbody, velocity of each subtree's COM, m/s
+  std::vector<Vector3d> subtree_angmom;  // nbody, angular momentum about it, kg m^2/s
+  // After the constraint solver (acceleration sensors only): each body's
+  // acceleration with qacc (cacc, gravity included), the wrench its parent
+  // exerts on it (cfrc_int) and the external wrench of contacts and
+  // xfrc_applied (cfrc_ext); com-based (torque; force).
+  std::vector<Vector6d> cfrc_int, cfrc_ext;
+
   // ---- constraint solver (solve_constraints) ----
   SolverStatistics solver;  // iterations, convergence, per-iteration statistics
 

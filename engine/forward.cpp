@@ -11,6 +11,7 @@
 #include "engine/integrators.h"
 #include "engine/kinematics.h"
 #include "engine/passive.h"
+#include "engine/sensors.h"
 #include "engine/tendon.h"
 #include "engine/workspace.h"
 #include "model/numeric_limits.h"
@@ -74,6 +75,7 @@ void forward_velocity(const Model& m, Data& d) {
   {
     ScopedStageTimer timer(d.timers, Stage::kVelocity);
     com_velocities(m, d);
+    actuator_velocities(m, d);
     passive_forces(m, d);
   }
   {
@@ -99,13 +101,18 @@ void forward_constraint(const Model& m, Data& d) {
   solve_constraints(m, d);
 }
 
-void forward(const Model& m, Data& d) {
+void forward(const Model& m, Data& d) { forward(m, d, true); }
+
+void forward(const Model& m, Data& d, bool with_sensors) {
   check_data_matches(m, d);
   forward_position(m, d);
+  if (with_sensors) sensors_position(m, d);
   forward_velocity(m, d);
+  if (with_sensors) sensors_velocity(m, d);
   forward_actuation(m, d);
   forward_acceleration(m, d);
   forward_constraint(m, d);
+  if (with_sensors) sensors_acceleration(m, d);
   if (m.options.flags.energy) compute_energy(m, d);
 }
 

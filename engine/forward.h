@@ -10,7 +10,8 @@
 //   constraint    the constraint solver (options.solver: Newton, CG or PGS)
 //                 gives qacc, efc force and qfrc_constraint; without rows
 //                 qacc = qacc_smooth
-// forward() runs them (and the energy, when its flag is on); step() checks
+// forward() runs them, each followed by its sensors (engine/sensors.h),
+// and the energy when its flag is on; step() checks
 // the state, forwards and integrates.
 
 #include "data.h"
@@ -23,6 +24,9 @@ void forward_actuation(const Model& model, Data& data);
 void forward_acceleration(const Model& model, Data& data);
 void forward_constraint(const Model& model, Data& data);
 void forward(const Model& model, Data& data);
+// The same, with the sensors skipped when `with_sensors` is false (the
+// intermediate stages of RK4, whose sensordata no one reads).
+void forward(const Model& model, Data& data, bool with_sensors);
 
 // One time step with the model's integrator (Euler with implicit joint
 // damping, RK4, implicit, implicitfast).

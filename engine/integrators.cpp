@@ -73,7 +73,7 @@ void integrate_rk4(const Model& m, Data& d) {
     d.qvel = qvel0 + a[i - 1] * h * stage_acc[i - 1];
     if (m.na > 0) d.act = act0 + a[i - 1] * h * stage_act[i - 1];
     d.time = time0 + a[i - 1] * h;
-    forward(m, d);
+    forward(m, d, false);
     stage_vel[i] = d.qvel;
     stage_acc[i] = d.qacc;
     stage_act[i] = d.act_dot;

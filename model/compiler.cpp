@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <set>
+#include <tuple>
 
 #include "model/exact_rotation.h"
 #include "model/fuse_static.h"
@@ -14,6 +15,7 @@
 #include "model/mesh_hull.h"
 #include "model/numeric_limits.h"
 #include "model/orientation.h"
+#include "model/sensor_types.h"
 
 namespace pliant {
 namespace {
@@ -1234,38 +1236,129 @@ class Compiler {
     }
   }
 
+  // Sensors: objects resolved and checked against what each type reads,
+  // values laid out in declaration order.
   void compile_sensors() {
     Sensors& t = m_.sensors;
-    static const std::pair<const char*, int> dims[] = {
-        {"touch", 1},          {"rangefinder", 1},    {"jointpos", 1},       {"jointvel", 1},
-        {"tendonpos", 1},      {"tendonvel", 1},      {"actuatorpos", 1},    {"actuatorvel", 1},
-        {"actuatorfrc", 1},    {"jointlimitpos", 1},  {"jointlimitvel", 1},  {"jointlimitfrc", 1},
-        {"tendonlimitpos", 1}, {"tendonlimitvel", 1}, {"tendonlimitfrc", 1}, {"clock", 1},
-        {"ballquat", 4},       {"framequat", 4}};
     for (size_t i = 0; i < spec_.sensors.size(); ++i) {
       const SensorSpec& s = spec_.sensors[i];
-      int dim = 3;
-      for (const auto& [name, d] : dims) {
-        if (s.type == name) dim = d;
-      }
-      int object = -1;
-      if (!s.object.empty()) {
-        const ObjectType type =
-            s.object_type == ObjectType::kXBody ? ObjectType::kBody : s.object_type;
+      const SensorKind& kind = *find_sensor_kind(s.type);
+      const std::string what = "<" + s.type + ">";
+      auto resolve = [&](ObjectType type, const std::string& name) {
+        if (name.empty()) return -1;
         static const char* words[] = {
             "object",   "body",   "body",     "joint",  "dof",     "geom",     "site",  "camera",
             "light",    "mesh",   "skin",     "hfield", "texture", "material", "pair",  "exclude",
             "equality", "tendon", "actuator", "sensor", "numeric", "text",     "tuple", "key"};
-        object = lookup(type, s.object, s.where, words[static_cast<int>(type)]);
-      }
-      t.type.push_back(s.type);
-      t.obj_type.push_back(s.object_type);
+        const ObjectType lookup_type = type == ObjectType::kXBody ? ObjectType::kBody : type;
+        return lookup(lookup_type, name, s.where, words[static_cast<int>(lookup_type)]);
+      };
+      const int object = resolve(s.object_type, s.object);
+      const int reference = resolve(s.reference_type, s.reference);
+      check_sensor_object(s, kind.type, object, reference, what);
+      t.type.push_back(kind.type);
+      t.obj_type.push_back(kind.object == SensorObject::kNone ? ObjectType::kUnknown
+                                                              : s.object_type);
       t.obj_id.push_back(object);
-      t.dim.push_back(dim);
+      t.ref_type.push_back(reference < 0 ? ObjectType::kUnknown : s.reference_type);
+      t.ref_id.push_back(reference);
+      t.dim.push_back(kind.dim);
+      t.adr.push_back(t.data_size);
+      t.data_size += kind.dim;
       t.noise.push_back(s.noise);
       t.cutoff.push_back(s.cutoff);
       t.name.push_back(s.name);
       add_name(ObjectType::kSensor, s.name, static_cast<int>(i), s.where, "sensor");
+    }
+  }
+
+  // The object checks MuJoCo 3.3.8 makes: joint kinds, limits, distinct geoms.
+  void check_sensor_object(const SensorSpec& s, SensorType type, int object, int reference,
+                           const std::string& what) const {
+    const auto joint_is = [&](std::initializer_list<JointType> kinds) {
+      for (JointType k : kinds) {
+        if (m_.joints.type[object] == k) return true;
+      }
+      return false;
+    };
+    const SensorKind& kind = sensor_kind(type);
+    if (s.cutoff > 0 && type != SensorType::kGeomNormal &&
+        (kind.datatype == SensorDataType::kAxis || kind.datatype == SensorDataType::kQuaternion)) {
+      fail(s.where, what + " gives an axis or quaternion, which 'cutoff' cannot clip; remove it");
+    }
+    // Pliant poses cameras as fixed to their body (their tracking modes are
+    // for the viewer), so sensors read fixed cameras only.
+    for (const auto& [otype, id, name] : {std::tuple{s.object_type, object, s.object},
+                                          std::tuple{s.reference_type, reference, s.reference}}) {
+      if (otype == ObjectType::kCamera && id >= 0 && m_.cameras.mode[id] != 0) {
+        fail(s.where, what + " reads camera '" + name +
+                          "', which has a tracking mode; sensors read fixed cameras only");
+      }
+    }
+    switch (type) {
+      case SensorType::kJointPos:
+      case SensorType::kJointVel:
+      case SensorType::kJointActuatorFrc:
+        if (!joint_is({JointType::kHinge, JointType::kSlide})) {
+          fail(s.where,
+               what + " reads a hinge or slide joint; joint '" + s.object + "' is not one");
+        }
+        break;
+      case SensorType::kBallQuat:
+      case SensorType::kBallAngVel:
+        if (!joint_is({JointType::kBall})) {
+          fail(s.where, what + " reads a ball joint; joint '" + s.object + "' is not one");
+        }
+        break;
+      case SensorType::kJointLimitPos:
+      case SensorType::kJointLimitVel:
+      case SensorType::kJointLimitFrc:
+        if (!m_.joints.limited[object]) {
+          fail(s.where, what + " reads a joint limit; joint '" + s.object + "' is not limited");
+        }
+        break;
+      case SensorType::kTendonLimitPos:
+      case SensorType::kTendonLimitVel:
+      case SensorType::kTendonLimitFrc:
+        if (!m_.tendons.limited[object]) {
+          fail(s.where, what + " reads a tendon limit; tendon '" + s.object + "' is not limited");
+        }
+        break;
+      case SensorType::kCamProjection:
+        if (m_.cameras.resolution[reference][0] <= 0 || m_.cameras.resolution[reference][1] <= 0) {
+          fail(s.where, what + " needs a camera with a positive 'resolution'; camera '" +
+                            s.reference + "' has none");
+        }
+        break;
+      case SensorType::kGeomDist:
+      case SensorType::kGeomNormal:
+      case SensorType::kGeomFromTo:
+        if (s.object_type == s.reference_type && object == reference) {
+          fail(s.where, what + " measures between two different " +
+                            (s.object_type == ObjectType::kGeom ? "geoms" : "bodies") +
+                            "; both are '" + s.object + "'");
+        }
+        for (const auto& [type, id, name] :
+             {std::tuple{s.object_type, object, s.object},
+              std::tuple{s.reference_type, reference, s.reference}}) {
+          const int first = type == ObjectType::kBody ? m_.bodies.geom_adr[id] : id;
+          const int last = type == ObjectType::kBody ? first + m_.bodies.geom_count[id] : id + 1;
+          for (int g = first; g < last; ++g) {
+            if (m_.geoms.type[g] == GeomType::kHfield) {
+              fail(s.where, what + " does not measure height fields; '" + name + "' is one" +
+                                (type == ObjectType::kBody ? " or has one" : ""));
+            }
+          }
+        }
+        if (s.object_type == ObjectType::kBody && m_.bodies.geom_count[object] == 0) {
+          fail(s.where, what + ": body '" + s.object + "' has no geoms");
+        }
+        if (s.reference_type == ObjectType::kBody && m_.bodies.geom_count[reference] == 0) {
+          fail(s.where, what + ": body '" + s.reference + "' has no geoms");
+        }
+        break;
+      default:
+        break;
     }
   }
 

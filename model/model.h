@@ -384,15 +384,69 @@ struct Actuators {
   int count() const { return static_cast<int>(trn_type.size()); }
 };
 
-// Sensors are parsed and kept for a later stage; the type is MJCF's element
-// name ("touch", "jointpos", ...).
+// Sensor types, with MuJoCo's mjtSensor codes (model/sensor_types.h lists
+// each one's MJCF element, size, data type and stage).
+enum class SensorType : int {
+  kTouch = 0,
+  kAccelerometer = 1,
+  kVelocimeter = 2,
+  kGyro = 3,
+  kForce = 4,
+  kTorque = 5,
+  kMagnetometer = 6,
+  kRangefinder = 7,
+  kCamProjection = 8,
+  kJointPos = 9,
+  kJointVel = 10,
+  kTendonPos = 11,
+  kTendonVel = 12,
+  kActuatorPos = 13,
+  kActuatorVel = 14,
+  kActuatorFrc = 15,
+  kJointActuatorFrc = 16,
+  kTendonActuatorFrc = 17,
+  kBallQuat = 18,
+  kBallAngVel = 19,
+  kJointLimitPos = 20,
+  kJointLimitVel = 21,
+  kJointLimitFrc = 22,
+  kTendonLimitPos = 23,
+  kTendonLimitVel = 24,
+  kTendonLimitFrc = 25,
+  kFramePos = 26,
+  kFrameQuat = 27,
+  kFrameXAxis = 28,
+  kFrameYAxis = 29,
+  kFrameZAxis = 30,
+  kFrameLinVel = 31,
+  kFrameAngVel = 32,
+  kFrameLinAcc = 33,
+  kFrameAngAcc = 34,
+  kSubtreeCom = 35,
+  kSubtreeLinVel = 36,
+  kSubtreeAngMom = 37,
+  kGeomDist = 39,
+  kGeomNormal = 40,
+  kGeomFromTo = 41,
+  kEPotential = 43,
+  kEKinetic = 44,
+  kClock = 45,
+};
+
+// Sensors in declaration order; sensor i writes dim[i] values at
+// Data::sensordata[adr[i]]. The object is a site, joint, tendon, actuator,
+// body (kBody: its inertial frame; kXBody: its body frame), geom or camera;
+// the reference is the frame sensors' reference frame, the camera of
+// camprojection or the second geom or body of distance sensors (-1: none).
 struct Sensors {
-  std::vector<std::string> type;
-  std::vector<ObjectType> obj_type;
-  std::vector<int> obj_id;
-  std::vector<int> dim;
-  std::vector<double> noise, cutoff;
+  std::vector<SensorType> type;
+  std::vector<ObjectType> obj_type, ref_type;
+  std::vector<int> obj_id, ref_id;
+  std::vector<int> dim, adr;
+  std::vector<double> noise;   // stored for the user; not applied, as in MuJoCo
+  std::vector<double> cutoff;  // clip bound (0: none); the search distance of distance sensors
   std::vector<std::string> name;
+  int data_size = 0;  // total values: the size of Data::sensordata
   int count() const { return static_cast<int>(type.size()); }
 };
 

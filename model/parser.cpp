@@ -7,6 +7,7 @@
 #include "model/element_parsers.h"
 #include "model/load_error.h"
 #include "model/orientation.h"
+#include "model/sensor_types.h"
 
 namespace pliant {
 namespace {
@@ -22,54 +23,6 @@ namespace {
 
 SourceLocation where(const XmlNode& node) { return {node.file, node.line}; }
 
-// MJCF sensor elements and the attribute naming the object each one reads.
-struct SensorKind {
-  const char* object_attribute;  // "" for none, "objname" for frame sensors
-  ObjectType object_type;
-};
-
-const std::map<std::string, SensorKind>& sensor_kinds() {
-  static const std::map<std::string, SensorKind> kinds = {
-      {"touch", {"site", ObjectType::kSite}},
-      {"accelerometer", {"site", ObjectType::kSite}},
-      {"velocimeter", {"site", ObjectType::kSite}},
-      {"gyro", {"site", ObjectType::kSite}},
-      {"force", {"site", ObjectType::kSite}},
-      {"torque", {"site", ObjectType::kSite}},
-      {"magnetometer", {"site", ObjectType::kSite}},
-      {"rangefinder", {"site", ObjectType::kSite}},
-      {"jointpos", {"joint", ObjectType::kJoint}},
-      {"jointvel", {"joint", ObjectType::kJoint}},
-      {"tendonpos", {"tendon", ObjectType::kTendon}},
-      {"tendonvel", {"tendon", ObjectType::kTendon}},
-      {"actuatorpos", {"actuator", ObjectType::kActuator}},
-      {"actuatorvel", {"actuator", ObjectType::kActuator}},
-      {"actuatorfrc", {"actuator", ObjectType::kActuator}},
-      {"ballquat", {"joint", ObjectType::kJoint}},
-      {"ballangvel", {"joint", ObjectType::kJoint}},
-      {"jointlimitpos", {"joint", ObjectType::kJoint}},
-      {"jointlimitvel", {"joint", ObjectType::kJoint}},
-      {"jointlimitfrc", {"joint", ObjectType::kJoint}},
-      {"tendonlimitpos", {"tendon", ObjectType::kTendon}},
-      {"tendonlimitvel", {"tendon", ObjectType::kTendon}},
-      {"tendonlimitfrc", {"tendon", ObjectType::kTendon}},
-      {"framepos", {"objname", ObjectType::kUnknown}},
-      {"framequat", {"objname", ObjectType::kUnknown}},
-      {"framexaxis", {"objname", ObjectType::kUnknown}},
-      {"frameyaxis", {"objname", ObjectType::kUnknown}},
-      {"framezaxis", {"objname", ObjectType::kUnknown}},
-      {"framelinvel", {"objname", ObjectType::kUnknown}},
-      {"frameangvel", {"objname", ObjectType::kUnknown}},
-      {"framelinacc", {"objname", ObjectType::kUnknown}},
-      {"frameangacc", {"objname", ObjectType::kUnknown}},
-      {"subtreecom", {"body", ObjectType::kBody}},
-      {"subtreelinvel", {"body", ObjectType::kBody}},
-      {"subtreeangmom", {"body", ObjectType::kBody}},
-      {"clock", {"", ObjectType::kUnknown}},
-  };
-  return kinds;
-}
-
 constexpr const char* kActuatorKinds =
     "general, motor, position, velocity, intvelocity, damper, cylinder, muscle, adhesion";
 
@@ -77,12 +30,6 @@ bool is_actuator_kind(const std::string& name) {
   return name == "general" || name == "motor" || name == "position" || name == "velocity" ||
          name == "intvelocity" || name == "damper" || name == "cylinder" || name == "muscle" ||
          name == "adhesion";
-}
-
-std::string sensor_names() {
-  std::string out;
-  for (const auto& [name, kind] : sensor_kinds()) out += (out.empty() ? "" : ", ") + name;
-  return out;
 }
 
 class Parser {
@@ -683,8 +630,15 @@ class Parser {
 
   void parse_sensors(const XmlNode& node) {
     for (const XmlNode& child : node.children) {
-      auto kind = sensor_kinds().find(child.name);
-      if (kind == sensor_kinds().end()) unknown_element(child, "sensor", sensor_names());
+      const SensorKind* kind = find_sensor_kind(child.name);
+      if (!kind) {
+        if (child.name == "user" || child.name == "plugin" || child.name == "contact" ||
+            child.name == "tactile" || child.name == "insidesite") {
+          fail_at(child, "<" + child.name + "> sensors are not supported by Pliant; supported: " +
+                             sensor_element_names());
+        }
+        unknown_element(child, "sensor", sensor_element_names());
+      }
       SensorSpec sensor;
       sensor.where = where(child);
       sensor.type = child.name;
@@ -693,29 +647,80 @@ class Parser {
       r.read("noise", sensor.noise);
       r.read("cutoff", sensor.cutoff);
       r.has("user");
-      const std::string attribute = kind->second.object_attribute;
-      sensor.object_type = kind->second.object_type;
-      if (attribute == "objname") {
-        auto object_type = [&](const char* name, ObjectType& out) {
-          r.read_keyword(name, out,
-                         {{"body", ObjectType::kBody},
-                          {"xbody", ObjectType::kXBody},
-                          {"geom", ObjectType::kGeom},
-                          {"site", ObjectType::kSite},
-                          {"camera", ObjectType::kCamera}});
-        };
-        object_type("objtype", sensor.object_type);
-        r.read("objname", sensor.object);
-        object_type("reftype", sensor.reference_type);
-        r.read("refname", sensor.reference);
-        if (sensor.object_type == ObjectType::kUnknown || sensor.object.empty()) {
-          r.fail("<" + child.name + "> needs 'objtype' and 'objname'");
-        }
-      } else if (!attribute.empty()) {
-        if (!r.read(attribute, sensor.object)) {
+      const auto needs = [&](const char* attribute, std::string& out, ObjectType type) {
+        if (!r.read(attribute, out)) {
           r.fail("<" + child.name + "> needs the attribute '" + attribute + "'");
         }
+        return type;
+      };
+      const auto frame_type = [&](const char* attribute, ObjectType& out) {
+        r.read_keyword(attribute, out,
+                       {{"body", ObjectType::kBody},
+                        {"xbody", ObjectType::kXBody},
+                        {"geom", ObjectType::kGeom},
+                        {"site", ObjectType::kSite},
+                        {"camera", ObjectType::kCamera}});
+      };
+      // One of geomN or bodyN names each side of a distance sensor.
+      const auto geom_or_body = [&](const std::string& geom, const std::string& body,
+                                    std::string& out, ObjectType& type) {
+        const bool has_geom = r.read(geom, out);
+        std::string body_name;
+        const bool has_body = r.read(body, body_name);
+        if (has_geom == has_body) {
+          r.fail("<" + child.name + "> needs exactly one of '" + geom + "' and '" + body + "'");
+        }
+        if (has_body) out = body_name;
+        type = has_geom ? ObjectType::kGeom : ObjectType::kBody;
+      };
+      switch (kind->object) {
+        case SensorObject::kNone:
+          break;
+        case SensorObject::kSite:
+          sensor.object_type = needs("site", sensor.object, ObjectType::kSite);
+          break;
+        case SensorObject::kJoint:
+          sensor.object_type = needs("joint", sensor.object, ObjectType::kJoint);
+          break;
+        case SensorObject::kTendon:
+          sensor.object_type = needs("tendon", sensor.object, ObjectType::kTendon);
+          break;
+        case SensorObject::kActuator:
+          sensor.object_type = needs("actuator", sensor.object, ObjectType::kActuator);
+          break;
+        case SensorObject::kBody:
+          sensor.object_type = needs("body", sensor.object, ObjectType::kBody);
+          break;
+        case SensorObject::kSiteCamera:
+          sensor.object_type = needs("site", sensor.object, ObjectType::kSite);
+          sensor.reference_type = needs("camera", sensor.reference, ObjectType::kCamera);
+          break;
+        case SensorObject::kGeomPair:
+          geom_or_body("geom1", "body1", sensor.object, sensor.object_type);
+          geom_or_body("geom2", "body2", sensor.reference, sensor.reference_type);
+          break;
+        case SensorObject::kFrame:
+        case SensorObject::kFrameNoRef:
+          frame_type("objtype", sensor.object_type);
+          r.read("objname", sensor.object);
+          if (sensor.object_type == ObjectType::kUnknown || sensor.object.empty()) {
+            r.fail("<" + child.name + "> needs 'objtype' and 'objname'");
+          }
+          if (kind->object == SensorObject::kFrameNoRef) {
+            if (r.has("reftype") || r.has("refname")) {
+              r.fail("<" + child.name + "> has no reference frame: remove 'reftype' and 'refname'");
+            }
+            break;
+          }
+          frame_type("reftype", sensor.reference_type);
+          r.read("refname", sensor.reference);
+          if ((sensor.reference_type == ObjectType::kUnknown) != sensor.reference.empty()) {
+            r.fail("<" + child.name + "> needs both 'reftype' and 'refname', or neither");
+          }
+          break;
       }
+      if (sensor.cutoff < 0) r.fail("<" + child.name + "> 'cutoff' must not be negative");
+      if (sensor.noise < 0) r.fail("<" + child.name + "> 'noise' must not be negative");
       r.finish();
       no_children(child);
       spec_.sensors.push_back(sensor);

@@ -302,4 +302,38 @@ void collide(const Model& m, Data& d) {
   }
 }
 
+double geom_distance(const Model& m, const Data& d, int geom1, int geom2, double distmax,
+                     double fromto[6]) {
+  using namespace collision;
+  if (fromto) std::fill(fromto, fromto + 6, 0.0);
+  const bool flip = m.geoms.type[geom1] > m.geoms.type[geom2];
+  if (flip) std::swap(geom1, geom2);
+  const PairFunction fn = pair_function(m.geoms.type[geom1], m.geoms.type[geom2]);
+  if (fn == nullptr) return distmax;
+  static thread_local RawContact raw[kMaxPairContacts];
+  const int count = fn(shape_of(m, d, geom1), shape_of(m, d, geom2), distmax, raw);
+  double dist = distmax;
+  int nearest = -1;
+  for (int k = 0; k < count; ++k) {
+    if (raw[k].dist < dist) {
+      dist = raw[k].dist;
+      nearest = k;
+    }
+  }
+  for (int k = 0; k < count; ++k) raw[k].tangent.setZero();
+  if (fromto && nearest >= 0) {
+    // The contact normal points from the first geom of the ordered pair.
+    Vector3d normal = raw[nearest].normal;
+    normalize_or_x(normal);
+    if (flip) normal = -normal;
+    const Vector3d half = normal * (dist / 2);
+    const Vector3d from = raw[nearest].pos - half, to = raw[nearest].pos + half;
+    for (int i = 0; i < 3; ++i) {
+      fromto[i] = from[i];
+      fromto[3 + i] = to[i];
+    }
+  }
+  return dist;
+}
+
 }  // namespace pliant

@@ -9,4 +9,12 @@ namespace pliant {
 // Respects the contact flag and options.collision. Never throws.
 void collide(const Model& model, Data& data);
 
+// Signed distance between two geoms (< 0: penetration) when it is below
+// `distmax`, else distmax: the narrowphase run with distmax as the margin,
+// its deepest contact kept. When that contact exists and `fromto` is given,
+// fromto holds the nearest point on geom1's surface then geom2's; otherwise
+// it is zeroed. Needs kinematics.
+double geom_distance(const Model& model, const Data& data, int geom1, int geom2, double distmax,
+                     double fromto[6] = nullptr);
+
 }  // namespace pliant

@@ -83,6 +83,8 @@ void print_step(long step, const Model& m, const Data& d) {
   line.array(d.qfrc_bias);
   line.key("qfrc_constraint");
   line.array(d.qfrc_constraint);
+  line.key("sensordata");
+  line.array(d.sensordata);
   // Contacts: geoms, dist, dim, pos, frame (9, row-major) and the force in
   // the contact frame (pyramid edges converted to normal + friction).
   line.key("ncon");

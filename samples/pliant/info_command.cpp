@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/load.h"
+#include "model/sensor_types.h"
 #include "samples/pliant/commands.h"
 #include "samples/pliant/compiled_fields.h"
 
@@ -36,6 +37,29 @@ json info_json(const Model& m) {
 const char* joint_type_name(JointType type) {
   static const char* names[] = {"free", "ball", "slide", "hinge"};
   return names[static_cast<int>(type)];
+}
+
+const char* object_type_name(ObjectType type) {
+  switch (type) {
+    case ObjectType::kBody:
+      return "body";
+    case ObjectType::kXBody:
+      return "xbody";
+    case ObjectType::kJoint:
+      return "joint";
+    case ObjectType::kGeom:
+      return "geom";
+    case ObjectType::kSite:
+      return "site";
+    case ObjectType::kCamera:
+      return "camera";
+    case ObjectType::kTendon:
+      return "tendon";
+    case ObjectType::kActuator:
+      return "actuator";
+    default:
+      return "object";
+  }
 }
 
 void print_summary(const Model& m, std::ostream& out) {
@@ -71,6 +95,25 @@ void print_summary(const Model& m, std::ostream& out) {
       out << "  ctrlrange [" << m.actuators.ctrl_range[a][0] << ", " << m.actuators.ctrl_range[a][1]
           << "]";
     }
+    out << "\n";
+  }
+  out << "sensors:\n";
+  const Sensors& sn = m.sensors;
+  for (int s = 0; s < sn.count(); ++s) {
+    out << "  " << s << " " << (sn.name[s].empty() ? "(unnamed)" : sn.name[s]) << "  "
+        << sensor_kind(sn.type[s]).element;
+    if (sn.obj_id[s] >= 0) {
+      out << "  " << object_type_name(sn.obj_type[s]) << " '"
+          << m.name(sn.obj_type[s], sn.obj_id[s]) << "'";
+    }
+    if (sn.ref_id[s] >= 0) {
+      out << "  " << (sn.type[s] == SensorType::kCamProjection ? "camera" : "ref") << " "
+          << object_type_name(sn.ref_type[s]) << " '" << m.name(sn.ref_type[s], sn.ref_id[s])
+          << "'";
+    }
+    out << "  dim " << sn.dim[s] << "  adr " << sn.adr[s];
+    if (sn.cutoff[s] > 0) out << "  cutoff " << sn.cutoff[s];
+    if (sn.noise[s] > 0) out << "  noise " << sn.noise[s];
     out << "\n";
   }
   out << "warnings: " << (m.warnings.empty() ? "none" : "") << "\n";

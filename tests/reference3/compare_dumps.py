@@ -7,7 +7,7 @@
 Both engines start at qpos0 with zero ctrl, or at keyframe K (its ctrl held
 throughout), and step N times (default 200)
 with the MuJoCo disable flags named; each printed state (qpos, qvel, act,
-qacc) must agree to T (default 1e-8) relative to max(1, |value|). Exits 0
+qacc, sensordata) must agree to T (default 1e-8) relative to max(1, |value|). Exits 0
 when they agree at every step, 1 naming the first step and field that does
 not, 2 when a model does not load.
 
@@ -81,7 +81,7 @@ def main():
                     print("fewer than the %d steps asked for" % minimum)
                     return 1
                 return 0
-        for field in ("qpos", "qvel", "act", "qacc"):
+        for field in ("qpos", "qvel", "act", "qacc", "sensordata"):
             x, y = a.get(field) or [], b.get(field) or []
             if len(x) != len(y):
                 print("step %d: %s has %d values, MuJoCo 3.3.8 %d" %
