@@ -1,0 +1,78 @@
+// Sensors against MuJoCo 2.2.2, for the sensor types 2.2.2 has: at every
+// step of a 300-step trajectory with contacts, joint and tendon limits, both
+// engines are given MuJoCo's state and forwarded, and every sensordata value
+// must agree within 1e-9 relative to max(1, |value|) (MuJoCo 3.3.8 is
+// compared on every type in tests/reference3).
+
+#include <gtest/gtest.h>
+#include <mujoco/mujoco.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "engine/forward.h"
+#include "engine/load.h"
+#include "model/sensor_types.h"
+#include "tests/conformance/reference.h"
+
+namespace pliant::conformance {
+namespace {
+
+constexpr double kTolerance = 1e-9;
+
+// Copies MuJoCo's state into Pliant's Data.
+void adopt_state(const mjModel& ref, const mjData& rd, Data& d) {
+  d.time = rd.time;
+  for (int i = 0; i < ref.nq; ++i) d.qpos[i] = rd.qpos[i];
+  for (int i = 0; i < ref.nv; ++i) {
+    d.qvel[i] = rd.qvel[i];
+    d.qacc_warmstart[i] = rd.qacc_warmstart[i];
+  }
+  for (int i = 0; i < ref.na; ++i) d.act[i] = rd.act[i];
+  for (int i = 0; i < ref.nu; ++i) d.ctrl[i] = rd.ctrl[i];
+}
+
+TEST(SensorConformance, MatchesMuJoCo222AlongATrajectory) {
+  const std::string path = PLIANT_TEST_DATA "/sensors/mujoco2_sensors.xml";
+  const Model model = load_model(path);
+  MjModelPtr ref = load_reference(path);
+  ASSERT_TRUE(ref);
+  ASSERT_EQ(model.sensors.count(), ref->nsensor);
+  ASSERT_EQ(model.sensors.data_size, ref->nsensordata);
+  for (int s = 0; s < ref->nsensor; ++s) {
+    EXPECT_EQ(model.sensors.adr[s], ref->sensor_adr[s]) << s;
+    EXPECT_EQ(model.sensors.dim[s], ref->sensor_dim[s]) << s;
+    EXPECT_EQ(model.sensors.obj_id[s], ref->sensor_objid[s]) << s;
+  }
+  MjDataPtr rd(mj_makeData(ref.get()));
+  mj_resetDataKeyframe(ref.get(), rd.get(), 0);
+  Data data(model);
+  double worst = 0;
+  int worst_step = -1, worst_index = -1, nonzero_touch = 0;
+  for (int step = 0; step < 300; ++step) {
+    adopt_state(*ref, *rd, data);
+    mj_forward(ref.get(), rd.get());
+    forward(model, data);
+    for (int i = 0; i < ref->nsensordata; ++i) {
+      const double ours = data.sensordata[i], theirs = rd->sensordata[i];
+      const double error = std::abs(ours - theirs) / std::max({1.0, std::abs(ours), std::abs(theirs)});
+      if (error > worst) {
+        worst = error;
+        worst_step = step;
+        worst_index = i;
+      }
+      ASSERT_LE(error, kTolerance) << "step " << step << " sensordata[" << i << "] " << ours
+                                   << " against MuJoCo 2.2.2's " << theirs;
+    }
+    nonzero_touch += rd->sensordata[0] > 0;
+    mj_step(ref.get(), rd.get());
+  }
+  // The trajectory presses the touch pad: the comparison covers contacts.
+  EXPECT_GT(nonzero_touch, 100);
+  std::printf("sensors: 300 steps, %d values, worst relative error %.3g (step %d, value %d)\n",
+              ref->nsensordata, worst, worst_step, worst_index);
+}
+
+}  // namespace
+}  // namespace pliant::conformance
