@@ -49,19 +49,54 @@ std::vector<double> body_velocity(const Model& m, const Data& d, int body) {
 }
 
 // One recorded quantity, parsed from "body.NAME.x|y|z", "joint.NAME.qpos|qvel",
+// "sensor.NAME" (a one-value sensor), "sensor.NAME.K" (value K of a sensor),
 // "energy", "contacts" or "penetration".
 struct Probe {
-  enum class Kind { kBodyAxis, kJointQpos, kJointQvel, kEnergy, kContacts, kPenetration };
+  enum class Kind {
+    kBodyAxis,
+    kJointQpos,
+    kJointQvel,
+    kSensor,
+    kEnergy,
+    kContacts,
+    kPenetration
+  };
   Kind kind;
   int id = -1, axis = 0;
 };
+
+// "NAME" (a sensor with one value) or "NAME.K" (its value K, from 0).
+Probe parse_sensor_probe(const Model& m, const Scenario& s, const std::string& spec) {
+  std::string name = spec;
+  int component = -1;
+  const size_t dot = spec.rfind('.');
+  if (m.id(ObjectType::kSensor, spec) < 0 && dot != std::string::npos) {
+    const std::string index = spec.substr(dot + 1);
+    if (!index.empty() && index.find_first_not_of("0123456789") == std::string::npos) {
+      name = spec.substr(0, dot);
+      component = std::stoi(index);
+    }
+  }
+  const int id = find(m, ObjectType::kSensor, name, s, 0, "sensor");
+  const int dim = m.sensors.dim[id];
+  if (component < 0 && dim == 1) component = 0;
+  if (component < 0 || component >= dim) {
+    throw LoadError(s.file, 0,
+                    "cannot record 'sensor." + spec + "': sensor '" + name + "' has " +
+                        std::to_string(dim) + " values; record sensor." + name + ".0 to sensor." +
+                        name + "." + std::to_string(dim - 1));
+  }
+  return {Probe::Kind::kSensor, m.sensors.adr[id] + component};
+}
 
 Probe parse_probe(const Model& m, const Scenario& s, const std::string& spec) {
   auto bad = [&] {
     return LoadError(s.file, 0,
                      "cannot record '" + spec + "'; accepted: body.NAME.x|y|z, " +
-                         "joint.NAME.qpos|qvel, energy, contacts, penetration");
+                         "joint.NAME.qpos|qvel, sensor.NAME, sensor.NAME.K, energy, contacts, " +
+                         "penetration");
   };
+  if (spec.rfind("sensor.", 0) == 0) return parse_sensor_probe(m, s, spec.substr(7));
   if (spec == "energy") return {Probe::Kind::kEnergy};
   if (spec == "contacts") return {Probe::Kind::kContacts};
   if (spec == "penetration") return {Probe::Kind::kPenetration};
@@ -103,6 +138,8 @@ double read_probe(const Model& m, const Data& d, const Probe& p) {
       return d.qpos[m.joints.qpos_adr[p.id]];
     case Probe::Kind::kJointQvel:
       return d.qvel[m.joints.dof_adr[p.id]];
+    case Probe::Kind::kSensor:
+      return d.sensordata[p.id];
     case Probe::Kind::kEnergy:
       return d.energy_potential + d.energy_kinetic;
     case Probe::Kind::kContacts:
@@ -215,6 +252,20 @@ CheckResult evaluate(const Model& m, const Data& d, const Check& c, const Scenar
       const bool pos = c.kind == Check::Kind::kJointQpos;
       measured = {pos ? d.qpos[m.joints.qpos_adr[j]] : d.qvel[m.joints.dof_adr[j]]};
       what = "joint " + c.target + (pos ? " qpos" : " qvel");
+      break;
+    }
+    case Check::Kind::kSensor: {
+      const int id = find(m, ObjectType::kSensor, c.target, s, c.line, "sensor");
+      const int dim = m.sensors.dim[id];
+      if (static_cast<int>(c.expected.size()) != dim) {
+        throw LoadError(s.file, c.line,
+                        "<expect> gives " + std::to_string(c.expected.size()) +
+                            " values for sensor '" + c.target + "', which has " +
+                            std::to_string(dim));
+      }
+      const double* values = d.sensordata.data() + m.sensors.adr[id];
+      measured.assign(values, values + dim);
+      what = "sensor " + c.target;
       break;
     }
     case Check::Kind::kContacts:

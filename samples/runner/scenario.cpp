@@ -102,6 +102,12 @@ void read_expect(const XmlNode& node, Scenario& s) {
       ++count;
     }
     c.expected = {value};
+  } else if (r.read("sensor", c.target)) {
+    if (!r.read_numbers("value", c.expected, 1, 64)) {
+      r.fail("<expect> with 'sensor' needs 'value': the sensor's values, as many as its dim");
+    }
+    c.kind = Check::Kind::kSensor;
+    ++count;
   } else {
     int contacts = 0;
     if (r.read("contacts", contacts)) {
@@ -114,7 +120,7 @@ void read_expect(const XmlNode& node, Scenario& s) {
   if (count != 1) {
     r.fail(
         "<expect> checks one thing: body with pos, quat, vel or moved-since; joint with qpos or "
-        "qvel; or contacts");
+        "qvel; sensor with value; or contacts");
   }
   s.checks.push_back(c);
 }

@@ -39,6 +39,7 @@ struct Check {
     kEnergyDrift,
     kBodyMoved,             // distance a body moved between `since` and `time`
     kMaxEqualityViolation,  // largest |violation| of any equality row over the run
+    kSensor,                // a sensor's values (all of its dim)
   };
   Kind kind = Kind::kBodyPos;
   double time = -1;  // s; -1 for checks over the whole run
