@@ -25,32 +25,36 @@ Vector6d rotate_into(const Matrix3d& mat, const Vector6d& v) {
 }  // namespace
 
 ObjectFrame object_frame(const Model& m, const Data& d, ObjectType type, int id) {
-  ObjectFrame f;
   switch (type) {
     case ObjectType::kBody:
-      f = {d.xipos[id], d.ximat[id], d.xquat[id] * m.bodies.iquat[id], id};
-      break;
-    case ObjectType::kGeom: {
-      const int body = m.geoms.body[id];
-      f = {d.geom_xpos[id], d.geom_xmat[id], d.xquat[body] * m.geoms.quat[id], body};
-      break;
-    }
-    case ObjectType::kSite: {
-      const int body = m.sites.body[id];
-      f = {d.site_xpos[id], d.site_xmat[id], d.xquat[body] * m.sites.quat[id], body};
-      break;
-    }
+      return {d.xipos[id], d.ximat[id], id};
+    case ObjectType::kGeom:
+      return {d.geom_xpos[id], d.geom_xmat[id], m.geoms.body[id]};
+    case ObjectType::kSite:
+      return {d.site_xpos[id], d.site_xmat[id], m.sites.body[id]};
     case ObjectType::kCamera: {
       const int body = m.cameras.body[id];
-      const Quaterniond quat = d.xquat[body] * m.cameras.quat[id];
-      f = {d.xpos[body] + d.xmat[body] * m.cameras.pos[id],
-           d.xmat[body] * m.cameras.quat[id].toRotationMatrix(), quat, body};
-      break;
+      return {d.xpos[body] + d.xmat[body] * m.cameras.pos[id],
+              d.xmat[body] * m.cameras.quat[id].toRotationMatrix(), body};
     }
     default:  // kXBody
-      f = {d.xpos[id], d.xmat[id], d.xquat[id], id};
+      return {d.xpos[id], d.xmat[id], id};
   }
-  return f;
+}
+
+Quaterniond object_quat(const Model& m, const Data& d, ObjectType type, int id) {
+  switch (type) {
+    case ObjectType::kBody:
+      return d.xquat[id] * m.bodies.iquat[id];
+    case ObjectType::kGeom:
+      return d.xquat[m.geoms.body[id]] * m.geoms.quat[id];
+    case ObjectType::kSite:
+      return d.xquat[m.sites.body[id]] * m.sites.quat[id];
+    case ObjectType::kCamera:
+      return d.xquat[m.cameras.body[id]] * m.cameras.quat[id];
+    default:  // kXBody
+      return d.xquat[id];
+  }
 }
 
 Vector6d object_velocity(const Model& m, const Data& d, ObjectType type, int id, bool local) {
@@ -71,22 +75,23 @@ Vector6d object_acceleration(const Model& m, const Data& d, ObjectType type, int
 void subtree_velocities(const Model& m, Data& d) {
   const Bodies& b = m.bodies;
   const int n = b.count();
+  // Velocity of body i's centre of mass.
+  const auto com_velocity = [&](int i) -> Vector3d {
+    return linear(d.cvel[i]) + angular(d.cvel[i]).cross(d.xipos[i] - d.subtree_com[b.root[i]]);
+  };
   // Each body's own momentum: linear at its centre of mass, angular about it.
   std::vector<Vector3d>& linvel = d.subtree_linvel;
   std::vector<Vector3d>& angmom = d.subtree_angmom;
   for (int i = 0; i < n; ++i) {
-    const Vector6d v = object_velocity(m, d, ObjectType::kBody, i, false);
-    linvel[i] = b.mass[i] * linear(v);
-    angmom[i] = d.ximat[i] * b.inertia[i].cwiseProduct(d.ximat[i].transpose() * angular(v));
+    linvel[i] = b.mass[i] * com_velocity(i);
+    angmom[i] = d.ximat[i] * b.inertia[i].cwiseProduct(d.ximat[i].transpose() * angular(d.cvel[i]));
   }
   for (int i = n - 1; i > 0; --i) linvel[b.parent[i]] += linvel[i];
   for (int i = 0; i < n; ++i) linvel[i] /= std::max(b.subtree_mass[i], kMinValue);
   // Angular momenta about each subtree's centre: the body's own motion
   // relative to it, then each child subtree's, carried to the parent.
-  for (int i = n - 1; i >= 0; --i) {
-    const Vector6d v = object_velocity(m, d, ObjectType::kBody, i, false);
-    angmom[i] += (d.xipos[i] - d.subtree_com[i]).cross(b.mass[i] * (linear(v) - linvel[i]));
-    if (i == 0) break;
+  for (int i = n - 1; i > 0; --i) {
+    angmom[i] += (d.xipos[i] - d.subtree_com[i]).cross(b.mass[i] * (com_velocity(i) - linvel[i]));
     const int p = b.parent[i];
     angmom[p] +=
         angmom[i] +
@@ -98,21 +103,35 @@ void constraint_body_forces(const Model& m, Data& d) {
   const Bodies& b = m.bodies;
   const int n = b.count();
   // External wrenches about each tree's centre of mass.
-  for (int i = 0; i < n; ++i) {
-    d.cfrc_ext[i] = wrench_at(d.xfrc_applied[i], d.xipos[i], d.subtree_com[b.root[i]]);
-  }
   d.cfrc_ext[0].setZero();
+  for (int i = 1; i < n; ++i) {
+    const Vector6d& applied = d.xfrc_applied[i];
+    if (applied.isZero(0)) {
+      d.cfrc_ext[i].setZero();
+    } else {
+      d.cfrc_ext[i] = wrench_at(applied, d.xipos[i], d.subtree_com[b.root[i]]);
+    }
+  }
+  // Contact wrenches: on geom2's body, minus on geom1's (not on the world).
   double force[6];
   for (int c = 0; c < static_cast<int>(d.contacts.size()); ++c) {
     const Contact& con = d.contacts[c];
     if (con.efc_address < 0) continue;
     contact_force(m, d, c, force);
     const Matrix3d& frame = con.frame;
-    const Vector6d world = spatial(frame.transpose() * Vector3d(force[3], force[4], force[5]),
-                                   frame.transpose() * Vector3d(force[0], force[1], force[2]));
-    const int body1 = m.geoms.body[con.geom1], body2 = m.geoms.body[con.geom2];
-    d.cfrc_ext[body1] -= wrench_at(world, con.pos, d.subtree_com[b.root[body1]]);
-    d.cfrc_ext[body2] += wrench_at(world, con.pos, d.subtree_com[b.root[body2]]);
+    const Vector3d f = frame.transpose() * Vector3d(force[0], force[1], force[2]);
+    const Vector3d torque =
+        con.dim > 3 ? Vector3d(frame.transpose() * Vector3d(force[3], force[4], force[5]))
+                    : Vector3d::Zero();
+    const int bodies[2] = {m.geoms.body[con.geom1], m.geoms.body[con.geom2]};
+    for (int side = 0; side < 2; ++side) {
+      const int body = bodies[side];
+      if (body == 0) continue;
+      const double sign = side == 0 ? -1 : 1;
+      const Vector3d arm = d.subtree_com[b.root[body]] - con.pos;
+      d.cfrc_ext[body].head<3>() += sign * (torque - arm.cross(f));
+      d.cfrc_ext[body].tail<3>() += sign * f;
+    }
   }
   // Accelerations with the solved qacc; gravity as the world's acceleration.
   const Vector3d gravity = m.options.flags.gravity ? m.options.gravity : Vector3d::Zero();

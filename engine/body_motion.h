@@ -12,13 +12,15 @@ namespace pliant {
 struct ObjectFrame {
   Vector3d pos;
   Matrix3d mat;
-  Quaterniond quat;
   int body = 0;
 };
 
 // kBody is the body's inertial frame (xipos), kXBody its body frame (xpos);
 // kGeom, kSite and kCamera their own frames. Needs kinematics.
 ObjectFrame object_frame(const Model& model, const Data& data, ObjectType type, int id);
+// The same frame's orientation as the product of its body's quaternion and
+// its own (not renormalised), as MuJoCo's frame sensors give it.
+Quaterniond object_quat(const Model& model, const Data& data, ObjectType type, int id);
 
 // (angular; linear) velocity of the frame's origin, in the world frame or,
 // when `local`, in the frame's own axes. Needs com_velocities.

@@ -181,6 +181,8 @@ const char* stage_name(Stage stage) {
       return "smooth acceleration";
     case Stage::kSolver:
       return "constraint solver";
+    case Stage::kSensors:
+      return "sensors";
     case Stage::kStep:
       return "step";
     case Stage::kCount:

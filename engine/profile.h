@@ -17,6 +17,7 @@ enum class Stage : int {
   kActuation,       // activation dynamics and actuator forces
   kAcceleration,    // qacc_smooth
   kSolver,          // the constraint solver
+  kSensors,         // sensors of all three stages
   kStep,            // the whole step, integration included
   kCount,
 };

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "engine/body_motion.h"
 #include "engine/collision/collision.h"
@@ -38,11 +40,11 @@ int limit_row(const Data& d, ConstraintType type, int id) {
 // from above; axes and quaternions never, nor fromto. A distance (real) is
 // at most its cutoff already, and a penetration deeper than it reads
 // -cutoff, as in MuJoCo 3.3.8.
-void apply_cutoff(const Model& m, Data& d, int s) {
+inline void apply_cutoff(const Model& m, Data& d, int s) {
   const Sensors& t = m.sensors;
   const double cutoff = t.cutoff[s];
   if (cutoff <= 0 || t.type[s] == SensorType::kGeomFromTo) return;
-  const SensorDataType datatype = sensor_kind(t.type[s]).datatype;
+  const auto datatype = static_cast<SensorDataType>(t.datatype[s]);
   double* out = d.sensordata.data() + t.adr[s];
   for (int i = 0; i < t.dim[s]; ++i) {
     if (datatype == SensorDataType::kReal) {
@@ -123,9 +125,10 @@ void distance_sensor(const Model& m, const Data& d, int s, double* out) {
 void sensors_position(const Model& m, Data& d) {
   const Sensors& t = m.sensors;
   if (t.count() == 0 || !m.options.flags.sensor) return;
+  ScopedStageTimer timer(d.timers, Stage::kSensors);
   bool energy_done = false;
   for (int s = 0; s < t.count(); ++s) {
-    if (sensor_kind(t.type[s]).stage != SensorStage::kPosition) continue;
+    if (t.stage[s] != static_cast<int>(SensorStage::kPosition)) continue;
     double* out = d.sensordata.data() + t.adr[s];
     const int id = t.obj_id[s];
     const int ref = t.ref_id[s];
@@ -172,12 +175,13 @@ void sensors_position(const Model& m, Data& d) {
       case SensorType::kFrameYAxis:
       case SensorType::kFrameZAxis: {
         const ObjectFrame f = object_frame(m, d, t.obj_type[s], id);
-        ObjectFrame r{Vector3d::Zero(), Matrix3d::Identity(), Quaterniond::Identity(), 0};
+        ObjectFrame r{Vector3d::Zero(), Matrix3d::Identity(), 0};
         if (ref >= 0) r = object_frame(m, d, t.ref_type[s], ref);
         if (t.type[s] == SensorType::kFramePos) {
           put(out, r.mat.transpose() * (f.pos - r.pos));
         } else if (t.type[s] == SensorType::kFrameQuat) {
-          put(out, r.quat.conjugate() * f.quat);
+          const Quaterniond q = object_quat(m, d, t.obj_type[s], id);
+          put(out, ref >= 0 ? object_quat(m, d, t.ref_type[s], ref).conjugate() * q : q);
         } else {
           const int axis = static_cast<int>(t.type[s]) - static_cast<int>(SensorType::kFrameXAxis);
           put(out, r.mat.transpose() * f.mat.col(axis));
@@ -211,9 +215,10 @@ void sensors_position(const Model& m, Data& d) {
 void sensors_velocity(const Model& m, Data& d) {
   const Sensors& t = m.sensors;
   if (t.count() == 0 || !m.options.flags.sensor) return;
+  ScopedStageTimer timer(d.timers, Stage::kSensors);
   bool subtree_done = false;
   for (int s = 0; s < t.count(); ++s) {
-    if (sensor_kind(t.type[s]).stage != SensorStage::kVelocity) continue;
+    if (t.stage[s] != static_cast<int>(SensorStage::kVelocity)) continue;
     double* out = d.sensordata.data() + t.adr[s];
     const int id = t.obj_id[s];
     const int ref = t.ref_id[s];
@@ -283,10 +288,15 @@ void sensors_velocity(const Model& m, Data& d) {
 void sensors_acceleration(const Model& m, Data& d) {
   const Sensors& t = m.sensors;
   if (t.count() == 0 || !m.options.flags.sensor) return;
+  ScopedStageTimer timer(d.timers, Stage::kSensors);
   bool forces_done = false;
+  // Bodies of each contact that has constraint rows ((-1, -1) for the
+  // others), gathered once for every touch sensor.
+  static thread_local std::vector<std::pair<int, int>> contact_bodies;
+  bool contact_bodies_done = false;
   for (int s = 0; s < t.count(); ++s) {
     const SensorType type = t.type[s];
-    if (sensor_kind(type).stage != SensorStage::kAcceleration) continue;
+    if (t.stage[s] != static_cast<int>(SensorStage::kAcceleration)) continue;
     double* out = d.sensordata.data() + t.adr[s];
     const int id = t.obj_id[s];
     const bool needs_body_forces = type == SensorType::kAccelerometer ||
@@ -302,13 +312,22 @@ void sensors_acceleration(const Model& m, Data& d) {
         // Normal forces of the contacts on the site's body whose line of
         // action, from the contact point along the force on the body,
         // crosses the site's volume.
+        if (!contact_bodies_done) {
+          contact_bodies.clear();
+          for (const Contact& con : d.contacts) {
+            contact_bodies.push_back(
+                con.efc_address < 0 ? std::pair{-1, -1}
+                                    : std::pair{m.geoms.body[con.geom1], m.geoms.body[con.geom2]});
+          }
+          contact_bodies_done = true;
+        }
         const int body = m.sites.body[id];
         double force[6];
         out[0] = 0;
-        for (int c = 0; c < static_cast<int>(d.contacts.size()); ++c) {
+        for (int c = 0; c < static_cast<int>(contact_bodies.size()); ++c) {
+          const auto [body1, body2] = contact_bodies[c];
+          if (body != body1 && body != body2) continue;
           const Contact& con = d.contacts[c];
-          const int body1 = m.geoms.body[con.geom1], body2 = m.geoms.body[con.geom2];
-          if (con.efc_address < 0 || (body != body1 && body != body2)) continue;
           contact_force(m, d, c, force);
           if (force[0] <= 0) continue;
           Vector3d ray = con.frame.row(0).transpose();

@@ -1257,6 +1257,8 @@ class Compiler {
       const int reference = resolve(s.reference_type, s.reference);
       check_sensor_object(s, kind.type, object, reference, what);
       t.type.push_back(kind.type);
+      t.datatype.push_back(static_cast<int>(kind.datatype));
+      t.stage.push_back(static_cast<int>(kind.stage));
       t.obj_type.push_back(kind.object == SensorObject::kNone ? ObjectType::kUnknown
                                                               : s.object_type);
       t.obj_id.push_back(object);

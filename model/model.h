@@ -440,6 +440,10 @@ enum class SensorType : int {
 // camprojection or the second geom or body of distance sensors (-1: none).
 struct Sensors {
   std::vector<SensorType> type;
+  // MuJoCo's sensor_datatype (0 real, 1 positive, 2 axis, 3 quaternion: how
+  // cutoff clips) and sensor_needstage (1 position, 2 velocity, 3
+  // acceleration), from model/sensor_types.h.
+  std::vector<int> datatype, stage;
   std::vector<ObjectType> obj_type, ref_type;
   std::vector<int> obj_id, ref_id;
   std::vector<int> dim, adr;

@@ -52,15 +52,7 @@ std::vector<double> body_velocity(const Model& m, const Data& d, int body) {
 // "sensor.NAME" (a one-value sensor), "sensor.NAME.K" (value K of a sensor),
 // "energy", "contacts" or "penetration".
 struct Probe {
-  enum class Kind {
-    kBodyAxis,
-    kJointQpos,
-    kJointQvel,
-    kSensor,
-    kEnergy,
-    kContacts,
-    kPenetration
-  };
+  enum class Kind { kBodyAxis, kJointQpos, kJointQvel, kSensor, kEnergy, kContacts, kPenetration };
   Kind kind;
   int id = -1, axis = 0;
 };
