@@ -16,6 +16,7 @@
 
 #include "engine/forward.h"
 #include "engine/load.h"
+#include "engine/ray.h"
 #include "viewer/contact_inspector.h"
 #include "viewer/help_panel.h"
 #include "viewer/offscreen.h"
@@ -24,6 +25,7 @@
 #include "viewer/plots.h"
 #include "viewer/renderer.h"
 #include "viewer/screenshot_info.h"
+#include "viewer/sensor_panel.h"
 #include "viewer/shortcuts.h"
 #include "viewer/state.h"
 #include "viewer/view_capture.h"
@@ -33,6 +35,12 @@ namespace {
 
 constexpr double kDoubleClickSeconds = 0.35;
 constexpr double kFrameSeconds = 1.0 / kRecordingFps;  // simulated per headless frame
+
+// What lies under a pixel: the geom (-1: nothing) and the world point hit.
+struct PickResult {
+  int geom = -1;
+  Vector3d point{0, 0, 0};
+};
 
 class App {
  public:
@@ -166,6 +174,8 @@ void App::load(const std::string& path) {
     state_.recent.add(path);
     state_.watched_files = model_source_files(path, state_.model.get());
     state_.history.clear();
+    // A reload keeps the plotted sensors; another model starts with none.
+    if (!same_file) state_.plotted_sensors.clear();
     resync_clock();
   } catch (const LoadError& e) {
     state_.load_error = LoadFailure{e.file(), e.line(), e.message()};
@@ -188,6 +198,7 @@ void App::apply_start_options() {
   for (const std::string& name : options_.show) {
     const bool all = name == "all";
     if (name == "plots") state_.show_plots = true;
+    if (name == "sensors") state_.show_sensors = true;
     if (name == "help") state_.show_help = true;
     if (all || name == "contacts") v.contact_points = true;
     if (all || name == "forces") v.contact_forces = true;
@@ -209,6 +220,16 @@ void App::apply_start_options() {
     } else {
       std::cerr << "pliant view: no body named '" << options_.select_body << "'\n";
     }
+  }
+  for (const std::string& name : options_.plot_sensors) {
+    const int sensor = m.id(ObjectType::kSensor, name);
+    if (sensor < 0) {
+      std::cerr << "pliant view: no sensor named '" << name << "'\n";
+      continue;
+    }
+    state_.plotted_sensors.resize(m.sensors.count(), false);
+    state_.plotted_sensors[sensor] = true;
+    state_.show_sensors = true;
   }
   if (!options_.camera.empty()) {
     const int camera = m.id(ObjectType::kCamera, options_.camera);
@@ -402,6 +423,7 @@ void App::draw_ui(GLuint framebuffer, int fb_width, int fb_height) {
     draw_contact_inspector(state_);
   }
   draw_plots_panel(state_);
+  draw_sensor_panel(state_);
   draw_help_panel(state_);
   draw_status_line(state_);
   draw_load_error(state_);
@@ -512,14 +534,21 @@ bool App::write_info(Framebuffer& target, int fb_width, int fb_height) {
   return true;
 }
 
+// The geom under a pixel: a ray from the eye through it, cast as the
+// rangefinder casts (cast_ray), seeing the geom groups the view shows.
 PickResult App::pick_at(double mx, double my) {
   PickResult none;
   if (state_.model == nullptr) return none;
   int x, y, w, h;
   view_rectangle(x, y, w, h);
-  const int px = static_cast<int>(mx) - x, py = static_cast<int>(my) - y;
+  const double px = mx - x, py = my - y;
   if (px < 0 || py < 0 || px >= w || py >= h) return none;
-  return renderer_->pick(current_view(), build_items(false), w, h, px, py);
+  const Ray ray = pixel_ray(current_view(), px, py, w, h);
+  RayFilter filter;
+  filter.geom_groups = state_.visual.geom_groups.data();
+  const RayHit hit = cast_ray(*state_.model, *state_.data, ray.origin, ray.direction, filter);
+  if (hit.geom < 0) return none;
+  return {hit.geom, ray.origin + hit.distance * ray.direction};
 }
 
 void App::select_at(double mx, double my) {

@@ -19,11 +19,12 @@ struct ViewOptions {
   std::string record;           // headless: every frame to this .mp4 or PNG directory
   int frames = 60;              // headless: frames to render, 1/60 s of simulation each
   int width = 1280, height = 800;
-  std::string select_body;        // body to select at start (name)
-  std::string camera;             // model camera to look through at start (name)
-  std::vector<std::string> show;  // overlays to turn on: contacts, forces, cones, frames,
-                                  // joints, com, inertia, violations, transparent, all;
-                                  // and panels to open: plots, help
+  std::string select_body;                // body to select at start (name)
+  std::string camera;                     // model camera to look through at start (name)
+  std::vector<std::string> show;          // overlays to turn on: contacts, forces, cones, frames,
+                                          // joints, com, inertia, violations, transparent, all;
+                                          // and panels to open: plots, sensors, help
+  std::vector<std::string> plot_sensors;  // sensors to plot at start (opens the sensor panel)
   bool paused = false;
   bool hide_panels = false;
 

@@ -42,7 +42,9 @@ void file_section(ViewerState& state) {
     state.record_toggle_requested = true;
   }
   ImGui::Checkbox("Plots (F2)", &state.show_plots);
-  ImGui::SameLine(180);
+  ImGui::SameLine();
+  ImGui::Checkbox("Sensors (F3)", &state.show_sensors);
+  ImGui::SameLine();
   ImGui::Checkbox("Help (F1)", &state.show_help);
   if (!state.recent.list().empty() && ImGui::TreeNode("Recent files")) {
     for (const std::string& file : state.recent.list()) {

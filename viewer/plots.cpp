@@ -48,10 +48,17 @@ void StepHistory::record(const Model& model, const Data& data) {
   double deepest = 0;
   for (const Contact& c : data.contacts) deepest = std::max(deepest, -c.dist);
   penetration.add(static_cast<float>(deepest));
+  if (static_cast<int>(sensordata.size()) != data.sensordata.size()) {
+    sensordata.assign(data.sensordata.size(), RollingSeries(kHistoryLength));
+  }
+  for (size_t i = 0; i < sensordata.size(); ++i) {
+    sensordata[i].add(static_cast<float>(data.sensordata[static_cast<long>(i)]));
+  }
 }
 
 void StepHistory::clear() {
   for (RollingSeries* s : {&iterations, &cost, &contacts, &energy, &penetration}) s->clear();
+  for (RollingSeries& s : sensordata) s.clear();
 }
 
 namespace {

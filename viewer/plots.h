@@ -43,6 +43,7 @@ struct StepHistory {
   RollingSeries contacts{kHistoryLength};     // contact count
   RollingSeries energy{kHistoryLength};       // J, potential + kinetic (energy flag on)
   RollingSeries penetration{kHistoryLength};  // m, max of -dist over contacts, 0 if none
+  std::vector<RollingSeries> sensordata;      // one per sensordata value (sensor panel)
 
   // Appends the step that just ran.
   void record(const Model& model, const Data& data);

@@ -151,7 +151,6 @@ Eigen::Matrix3f normal_matrix(const Matrix4f& transform) {
 Renderer::Renderer()
     : scene_(scene_vertex_shader(), scene_fragment_shader()),
       depth_(depth_vertex_shader(), depth_fragment_shader()),
-      flat_(flat_vertex_shader(), flat_fragment_shader()),
       background_(background_vertex_shader(), background_fragment_shader()),
       sphere_(make_sphere(48, 24)),
       hemisphere_(make_hemisphere(48, 12)),
@@ -190,11 +189,6 @@ Renderer::~Renderer() {
   }
   glDeleteTextures(1, &shadow_texture_);
   glDeleteFramebuffers(1, &shadow_fbo_);
-  if (pick_fbo_ != 0) {
-    glDeleteFramebuffers(1, &pick_fbo_);
-    glDeleteRenderbuffers(1, &pick_color_);
-    glDeleteRenderbuffers(1, &pick_depth_);
-  }
   glDeleteVertexArrays(1, &empty_vao_);
 }
 
@@ -394,70 +388,6 @@ void Renderer::render(const Model& model, const Data& data, const CameraView& vi
   glDepthMask(GL_TRUE);
   glDisable(GL_BLEND);
   glBindVertexArray(0);
-}
-
-void Renderer::ensure_pick_target(int width, int height) {
-  if (pick_fbo_ != 0 && width == pick_width_ && height == pick_height_) return;
-  if (pick_fbo_ == 0) {
-    glGenFramebuffers(1, &pick_fbo_);
-    glGenRenderbuffers(1, &pick_color_);
-    glGenRenderbuffers(1, &pick_depth_);
-  }
-  glBindRenderbuffer(GL_RENDERBUFFER, pick_color_);
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
-  glBindRenderbuffer(GL_RENDERBUFFER, pick_depth_);
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, width, height);
-  glBindFramebuffer(GL_FRAMEBUFFER, pick_fbo_);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, pick_color_);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, pick_depth_);
-  pick_width_ = width;
-  pick_height_ = height;
-}
-
-PickResult Renderer::pick(const CameraView& view, const std::vector<DrawItem>& items, int width,
-                          int height, int x, int y) {
-  PickResult result;
-  if (width <= 0 || height <= 0 || x < 0 || y < 0 || x >= width || y >= height) return result;
-  ensure_pick_target(width, height);
-  glBindFramebuffer(GL_FRAMEBUFFER, pick_fbo_);
-  glViewport(0, 0, width, height);
-  glDisable(GL_BLEND);
-  glEnable(GL_DEPTH_TEST);
-  glDepthMask(GL_TRUE);
-  glClearColor(0, 0, 0, 0);
-  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  const Matrix4f view_proj =
-      projection_matrix(view, static_cast<double>(width) / height) * view_matrix(view);
-  flat_.use();
-  glUniformMatrix4fv(flat_.uniform("u_view_projection"), 1, GL_FALSE, view_proj.data());
-  // Each geom drawn in a colour that encodes geom id + 1 (0 is background).
-  for (const DrawItem& item : items) {
-    if (item.geom < 0) continue;
-    const GpuMesh* mesh = mesh_for(item);
-    if (mesh == nullptr) continue;
-    const int code = item.geom + 1;
-    const float color[4] = {static_cast<float>(code & 255) / 255.0f,
-                            static_cast<float>((code >> 8) & 255) / 255.0f,
-                            static_cast<float>((code >> 16) & 255) / 255.0f, 1.0f};
-    glUniform4fv(flat_.uniform("u_color"), 1, color);
-    glUniformMatrix4fv(flat_.uniform("u_model"), 1, GL_FALSE, item.transform.data());
-    mesh->draw();
-  }
-  const int row = height - 1 - y;
-  unsigned char pixel[4] = {};
-  float depth = 1;
-  glReadPixels(x, row, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, pixel);
-  glReadPixels(x, row, 1, 1, GL_DEPTH_COMPONENT, GL_FLOAT, &depth);
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  const int code = pixel[0] | (pixel[1] << 8) | (pixel[2] << 16);
-  if (code == 0 || depth >= 1) return result;
-  result.geom = code - 1;
-  // Back from normalised device coordinates to the world.
-  const Eigen::Vector4d ndc(2 * (x + 0.5) / width - 1, 1 - 2 * (y + 0.5) / height, 2 * depth - 1,
-                            1);
-  const Eigen::Vector4d world = view_proj.cast<double>().inverse() * ndc;
-  result.point = world.head<3>() / world.w();
-  return result;
 }
 
 }  // namespace pliant::viewer

@@ -16,11 +16,6 @@
 
 namespace pliant::viewer {
 
-struct PickResult {
-  int geom = -1;            // -1: nothing under the pixel
-  Vector3d point{0, 0, 0};  // m, world point under the pixel
-};
-
 class Renderer {
  public:
   // Throws std::runtime_error when the shaders do not build.
@@ -39,27 +34,19 @@ class Renderer {
               const std::vector<DrawItem>& items, GLuint framebuffer, int x, int y, int width,
               int height);
 
-  // The geom drawn at pixel (x, y) (y down) of a view of the given size,
-  // and the world point there.
-  PickResult pick(const CameraView& view, const std::vector<DrawItem>& items, int width, int height,
-                  int x, int y);
-
  private:
   struct Lights;
   void shadow_pass(const std::vector<DrawItem>& items, const Eigen::Matrix4f& light_view_proj);
   void draw_item(const DrawItem& item);
   const GpuMesh* mesh_for(const DrawItem& item) const;
-  void ensure_pick_target(int width, int height);
 
-  ShaderProgram scene_, depth_, flat_, background_;
+  ShaderProgram scene_, depth_, background_;
   GpuMesh sphere_, hemisphere_, tube_, cylinder_, cone_, box_, plane_;
   std::vector<GpuMesh> model_meshes_;
   std::vector<GLuint> textures_;  // per model texture, 0 when not a 2-D texture
   Eigen::Vector3f sky_top_, sky_bottom_;
   GLuint shadow_fbo_ = 0, shadow_texture_ = 0;
   int shadow_size_ = 2048;
-  GLuint pick_fbo_ = 0, pick_color_ = 0, pick_depth_ = 0;
-  int pick_width_ = 0, pick_height_ = 0;
   GLuint empty_vao_ = 0;
 };
 

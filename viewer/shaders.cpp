@@ -192,23 +192,6 @@ void main() {}
 )";
 }
 
-const char* flat_vertex_shader() {
-  return R"(#version 330 core
-layout(location = 0) in vec3 a_position;
-uniform mat4 u_model;
-uniform mat4 u_view_projection;
-void main() { gl_Position = u_view_projection * u_model * vec4(a_position, 1.0); }
-)";
-}
-
-const char* flat_fragment_shader() {
-  return R"(#version 330 core
-uniform vec4 u_color;
-out vec4 frag_color;
-void main() { frag_color = u_color; }
-)";
-}
-
 // A full-screen triangle made from gl_VertexID, shaded with a vertical
 // gradient (the model's skybox colours when it has a gradient skybox).
 const char* background_vertex_shader() {

@@ -1,8 +1,8 @@
 #pragma once
 
 // The GLSL programs of the renderer: the lit scene pass (lights, one shadow
-// map, materials, checker textures), the depth-only shadow pass, a flat pass
-// (picking ids, unlit overlays) and the background gradient.
+// map, materials, checker textures), the depth-only shadow pass and the
+// background gradient.
 
 #include <string>
 
@@ -35,8 +35,6 @@ const char* scene_vertex_shader();
 const char* scene_fragment_shader();
 const char* depth_vertex_shader();
 const char* depth_fragment_shader();
-const char* flat_vertex_shader();
-const char* flat_fragment_shader();
 const char* background_vertex_shader();
 const char* background_fragment_shader();
 

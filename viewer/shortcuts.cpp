@@ -31,6 +31,8 @@ const std::vector<Shortcut>& keyboard_shortcuts() {
        [](ViewerState& s, int) { toggle(s.show_help); }},
       {GLFW_KEY_F2, GLFW_KEY_F2, false, false, "F2", "plots",
        [](ViewerState& s, int) { toggle(s.show_plots); }},
+      {GLFW_KEY_F3, GLFW_KEY_F3, false, false, "F3", "sensors",
+       [](ViewerState& s, int) { toggle(s.show_sensors); }},
       {GLFW_KEY_SPACE, GLFW_KEY_SPACE, false, false, "Space", "run / pause",
        [](ViewerState& s, int) { toggle(s.running); }},
       {GLFW_KEY_RIGHT, GLFW_KEY_RIGHT, false, false, "Right", "one step (pauses)",

@@ -47,6 +47,8 @@ struct ViewerState {
   bool show_panels = true;
   bool show_help = false;
   bool show_plots = false;
+  bool show_sensors = false;
+  std::vector<bool> plotted_sensors;  // per sensor: its values plotted in the sensor panel
   // Off: keys are left to other programs (a teleoperation client reading
   // the keyboard); F1 still opens the help, where they are turned back on.
   bool shortcuts_enabled = true;

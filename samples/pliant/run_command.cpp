@@ -120,9 +120,10 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--json-file", o.json_file, "Also write the JSON result to FILE");
   cmd->add_option("--csv", o.csv, "Write the recorded quantities to FILE (CSV with a header)");
   cmd->add_option("--png", o.png, "Plot the recorded quantities over time into FILE");
-  cmd->add_option("--record", o.record,
-                  "Quantities to record: body.NAME.x|y|z, joint.NAME.qpos|qvel, sensor.NAME[.K], energy, "
-                  "contacts, penetration")
+  cmd->add_option(
+         "--record", o.record,
+         "Quantities to record: body.NAME.x|y|z, joint.NAME.qpos|qvel, sensor.NAME[.K], energy, "
+         "contacts, penetration")
       ->delimiter(',');
   cmd->add_option("--screenshot", o.screenshot,
                   "Render the final frame offscreen into this PNG (needs the viewer and a "

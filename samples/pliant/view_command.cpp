@@ -41,7 +41,9 @@ void add_view_command(CLI::App& app) {
   view->add_option("--show", *show,
                    "Overlays to turn on, comma-separated: contacts, forces, cones, frames, "
                    "joints, com, inertia, violations, transparent, all; panels to open: plots, "
-                   "help");
+                   "sensors, help");
+  view->add_option("--plot-sensor", options->plot_sensors,
+                   "Plot this sensor in the sensor panel, which opens (repeatable)");
   view->add_flag("--paused", options->paused, "Start paused");
   view->add_flag("--no-panels", options->hide_panels, "Hide the panels");
   view->callback([options, show] {
