@@ -28,6 +28,7 @@ set(PLIANT_PUBLIC_HEADERS
   include/pliant/version.h
   model/load_error.h
   model/model.h
+  model/sensor_types.h
   model/solver_params.h
   solvers/statistics.h
   engine/collision/contact.h
@@ -37,6 +38,7 @@ set(PLIANT_PUBLIC_HEADERS
   engine/forward.h
   engine/load.h
   engine/profile.h
+  engine/ray.h
   engine/tuning.h
 )
 foreach(header ${PLIANT_PUBLIC_HEADERS})

@@ -9,13 +9,16 @@
 //   for (int i = 0; i < 1000; ++i) pliant::step(model, data);
 //
 // Model (model/model.h) is the compiled, immutable model; Data
-// (engine/data.h) the state and every stage's results; forward.h the step;
-// tuning.h the contact design helpers behind `pliant tune`.
+// (engine/data.h) the state and every stage's results, sensordata included
+// (model/sensor_types.h names each sensor type); forward.h the step; ray.h
+// ray casting; tuning.h the contact design helpers behind `pliant tune`.
 
 #include "engine/data.h"
 #include "engine/forward.h"
 #include "engine/load.h"
+#include "engine/ray.h"
 #include "engine/tuning.h"
 #include "model/load_error.h"
 #include "model/model.h"
+#include "model/sensor_types.h"
 #include "version.h"
