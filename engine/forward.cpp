@@ -138,7 +138,12 @@ void step(const Model& m, Data& d) {
   ++d.step_count;
 }
 
-void reset_data(const Model& m, Data& d) { d = Data(m); }
+// A copy (not a move) of a fresh Data: arrays of equal size keep their
+// memory, so views of it (the Python module's numpy arrays) stay valid.
+void reset_data(const Model& m, Data& d) {
+  const Data fresh(m);
+  d = fresh;
+}
 
 void reset_to_keyframe(const Model& m, Data& d, int key) {
   if (key < 0 || key >= m.keyframes.count()) {

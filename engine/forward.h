@@ -32,7 +32,8 @@ void forward(const Model& model, Data& data, bool with_sensors);
 // damping, RK4, implicit, implicitfast).
 void step(const Model& model, Data& data);
 
-// State back to qpos0, zero velocities, controls and forces, time 0.
+// State back to qpos0, zero velocities, controls and forces, time 0. The
+// arrays keep their memory, so views of them stay valid.
 void reset_data(const Model& model, Data& data);
 // State from keyframe `key` (throws std::out_of_range for a bad index).
 void reset_to_keyframe(const Model& model, Data& data, int key);

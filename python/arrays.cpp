@@ -1,0 +1,66 @@
+#include "python/arrays.h"
+
+#include <string>
+
+namespace pliant::python {
+
+PyData::PyData(std::shared_ptr<Model> m)
+    : model(std::move(m)),
+      data(*model),
+      xquat(model->body_count(), 4),
+      mocap_quat(model->nmocap, 4),
+      xfrc_applied(RowMatrix6::Zero(model->body_count(), 6)) {
+  pull();
+}
+
+void PyData::push() {
+  for (int i = 0; i < mocap_quat.rows(); ++i) {
+    data.mocap_quat[i] =
+        Quaterniond(mocap_quat(i, 0), mocap_quat(i, 1), mocap_quat(i, 2), mocap_quat(i, 3));
+  }
+  for (int i = 0; i < xfrc_applied.rows(); ++i) {
+    data.xfrc_applied[i] << xfrc_applied.row(i).tail<3>().transpose(),
+        xfrc_applied.row(i).head<3>().transpose();
+  }
+}
+
+void PyData::pull() {
+  const auto put = [](RowMatrix4& out, int i, const Quaterniond& q) {
+    out.row(i) << q.w(), q.x(), q.y(), q.z();
+  };
+  for (int i = 0; i < xquat.rows(); ++i) put(xquat, i, data.xquat[i]);
+  for (int i = 0; i < mocap_quat.rows(); ++i) put(mocap_quat, i, data.mocap_quat[i]);
+  for (int i = 0; i < xfrc_applied.rows(); ++i) {
+    xfrc_applied.row(i) << data.xfrc_applied[i].tail<3>().transpose(),
+        data.xfrc_applied[i].head<3>().transpose();
+  }
+}
+
+py::array_t<double> view(py::handle owner, double* values, long count, long columns) {
+  static double empty = 0;  // numpy needs a pointer even for no elements
+  double* base = values ? values : &empty;
+  constexpr long kItem = sizeof(double);
+  if (columns == 0) return py::array_t<double>({count}, {kItem}, base, owner);
+  return py::array_t<double>({count, columns}, {columns * kItem, kItem}, base, owner);
+}
+
+void assign(const char* what,
+            const py::array_t<double, py::array::c_style | py::array::forcecast>& values,
+            double* out, long rows, long columns) {
+  const bool flat = values.ndim() == 1 && values.shape(0) == rows * (columns ? columns : 1);
+  const bool matrix =
+      columns > 0 && values.ndim() == 2 && values.shape(0) == rows && values.shape(1) == columns;
+  if (!flat && !matrix) {
+    std::string shape = "(";
+    for (long d = 0; d < values.ndim(); ++d) {
+      shape += (d ? ", " : "") + std::to_string(values.shape(d));
+    }
+    throw py::value_error(std::string(what) + " needs shape (" + std::to_string(rows) +
+                          (columns ? ", " + std::to_string(columns) : std::string()) + "), got " +
+                          shape + ")");
+  }
+  const double* in = values.data();
+  for (long i = 0; i < rows * (columns ? columns : 1); ++i) out[i] = in[i];
+}
+
+}  // namespace pliant::python

@@ -1,0 +1,319 @@
+// pliant._pliant: the compiled half of the Python module `pliant`
+// (python/pliant/__init__.py re-exports it). MuJoCo-like conventions:
+// Model.from_xml_path, Data(model) with numpy views of the engine's arrays,
+// step/forward/reset, and rollout for batches.
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+
+#include "engine/forward.h"
+#include "engine/load.h"
+#include "model/load_error.h"
+#include "python/arrays.h"
+#include "python/batch_rollout.h"
+
+namespace pliant::python {
+namespace {
+
+using ModelPtr = std::shared_ptr<Model>;
+using InArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+// A named object of a model, as model.body("torso") returns it.
+struct ObjectRef {
+  std::string kind;
+  int id;
+  std::string name;
+};
+
+ObjectRef lookup(const Model& m, ObjectType type, const char* kind, int count,
+                 const py::object& key) {
+  if (py::isinstance<py::int_>(key)) {
+    const int id = key.cast<int>();
+    if (id < 0 || id >= count) {
+      throw py::index_error(std::string(kind) + " " + std::to_string(id) + " does not exist; the " +
+                            "model has " + std::to_string(count));
+    }
+    return {kind, id, m.name(type, id)};
+  }
+  const std::string name = key.cast<std::string>();
+  const int id = m.id(type, name);
+  if (id < 0)
+    throw py::key_error(std::string("the model has no ") + kind + " named '" + name + "'");
+  return {kind, id, name};
+}
+
+void check_same_model(const ModelPtr& model, const PyData& d) {
+  if (model.get() != d.model.get()) check_data_matches(*model, d.data);
+}
+
+// Reads a [rows, columns] or [rows, steps, columns] array and checks it.
+InArray checked(const char* what, const py::handle& object, std::vector<long> shape) {
+  InArray a = InArray::ensure(object);
+  if (!a) throw py::type_error(std::string(what) + " must be an array of numbers");
+  bool ok = a.ndim() == static_cast<long>(shape.size());
+  for (size_t d = 0; ok && d < shape.size(); ++d) ok = shape[d] < 0 || a.shape(d) == shape[d];
+  if (!ok) {
+    std::string want = "(", got = "(";
+    const char* names[] = {"B", "T"};
+    for (size_t d = 0; d < shape.size(); ++d) {
+      want += (d ? ", " : "") + (shape[d] < 0 ? std::string(names[d]) : std::to_string(shape[d]));
+    }
+    for (long d = 0; d < a.ndim(); ++d) got += (d ? ", " : "") + std::to_string(a.shape(d));
+    throw py::value_error(std::string(what) + " needs shape " + want + "), got " + got + ")");
+  }
+  return a;
+}
+
+py::tuple rollout(const ModelPtr& model, const py::handle& qpos0_in, const py::handle& qvel0_in,
+                  const py::handle& ctrl_in, int threads) {
+  const Model& m = *model;
+  if (threads < 1) throw py::value_error("threads must be at least 1");
+  const InArray qpos0 = checked("qpos0", qpos0_in, {-1, m.nq});
+  const long batch = qpos0.shape(0);
+  const InArray qvel0 = checked("qvel0", qvel0_in, {batch, m.nv});
+  const InArray ctrl = checked("ctrl", ctrl_in, {batch, -1, m.nu});
+  const long steps = ctrl.shape(1);
+  py::array_t<double> qpos({batch, steps, static_cast<long>(m.nq)});
+  py::array_t<double> qvel({batch, steps, static_cast<long>(m.nv)});
+  double* qpos_out = qpos.mutable_data();
+  double* qvel_out = qvel.mutable_data();
+  const double *q0 = qpos0.data(), *v0 = qvel0.data(), *u = ctrl.data();
+  {
+    py::gil_scoped_release release;
+    batch_rollout(m, batch, steps, q0, v0, u, qpos_out, qvel_out, threads);
+  }
+  return py::make_tuple(qpos, qvel);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_pliant, mod) {
+  mod.doc() = "Pliant: rigid-body physics with MuJoCo-style soft constraints";
+  py::register_exception<LoadError>(mod, "LoadError", PyExc_ValueError);
+
+  py::class_<ObjectRef>(mod, "ObjectRef", "A named object of a model: its kind, id and name")
+      .def_readonly("kind", &ObjectRef::kind)
+      .def_readonly("id", &ObjectRef::id)
+      .def_readonly("name", &ObjectRef::name)
+      .def("__repr__", [](const ObjectRef& o) {
+        return "<" + o.kind + " " + std::to_string(o.id) + " '" + o.name + "'>";
+      });
+
+  py::class_<Model, ModelPtr> model(mod, "Model", "A compiled, immutable model");
+  model
+      .def_static(
+          "from_xml_path",
+          [](const std::string& path) { return ModelPtr(new Model(load_model(path))); },
+          py::arg("path"), "Loads an MJCF file; raises pliant.LoadError with its file and line")
+      .def_static(
+          "from_xml_string",
+          [](const std::string& xml, const std::string& directory) {
+            return ModelPtr(new Model(load_model_from_string(xml, directory)));
+          },
+          py::arg("xml"), py::arg("directory") = ".",
+          "Loads MJCF text; files it names are found from `directory`")
+      .def_property_readonly("nq", [](const Model& m) { return m.nq; })
+      .def_property_readonly("nv", [](const Model& m) { return m.nv; })
+      .def_property_readonly("nu", [](const Model& m) { return m.nu; })
+      .def_property_readonly("na", [](const Model& m) { return m.na; })
+      .def_property_readonly("nmocap", [](const Model& m) { return m.nmocap; })
+      .def_property_readonly("nbody", [](const Model& m) { return m.body_count(); })
+      .def_property_readonly("njnt", [](const Model& m) { return m.joints.count(); })
+      .def_property_readonly("ngeom", [](const Model& m) { return m.geoms.count(); })
+      .def_property_readonly("nsite", [](const Model& m) { return m.sites.count(); })
+      .def_property_readonly("ncam", [](const Model& m) { return m.cameras.count(); })
+      .def_property_readonly("ntendon", [](const Model& m) { return m.tendons.count(); })
+      .def_property_readonly("nsensor", [](const Model& m) { return m.sensors.count(); })
+      .def_property_readonly("nsensordata", [](const Model& m) { return m.sensors.data_size; })
+      .def_property_readonly("nkey", [](const Model& m) { return m.keyframes.count(); })
+      .def_property_readonly("timestep", [](const Model& m) { return m.options.timestep; })
+      .def_property_readonly("name", [](const Model& m) { return m.model_name; });
+  struct Kind {
+    const char* method;
+    ObjectType type;
+    int (*count)(const Model&);
+  };
+  static const Kind kinds[] = {
+      {"body", ObjectType::kBody, [](const Model& m) { return m.body_count(); }},
+      {"joint", ObjectType::kJoint, [](const Model& m) { return m.joints.count(); }},
+      {"geom", ObjectType::kGeom, [](const Model& m) { return m.geoms.count(); }},
+      {"site", ObjectType::kSite, [](const Model& m) { return m.sites.count(); }},
+      {"camera", ObjectType::kCamera, [](const Model& m) { return m.cameras.count(); }},
+      {"tendon", ObjectType::kTendon, [](const Model& m) { return m.tendons.count(); }},
+      {"actuator", ObjectType::kActuator, [](const Model& m) { return m.actuators.count(); }},
+      {"sensor", ObjectType::kSensor, [](const Model& m) { return m.sensors.count(); }},
+      {"key", ObjectType::kKey, [](const Model& m) { return m.keyframes.count(); }},
+  };
+  for (const Kind& k : kinds) {
+    model.def(
+        k.method,
+        [k](const Model& m, const py::object& key) {
+          return lookup(m, k.type, k.method, k.count(m), key);
+        },
+        py::arg("name_or_id"));
+  }
+
+  py::class_<PyData>(mod, "Data", "The state and every stage's results of one simulation")
+      .def(py::init([](const ModelPtr& m) { return new PyData(m); }), py::arg("model"))
+      .def_property(
+          "time", [](const PyData& d) { return d.data.time; },
+          [](PyData& d, double t) { d.data.time = t; })
+      .def_property_readonly("model", [](const PyData& d) { return d.model; })
+      // Views of the engine's memory: writes take effect at the next step.
+      .def_property(
+          "qpos",
+          [](py::object self) {
+            PyData& d = self.cast<PyData&>();
+            return view(self, d.data.qpos.data(), d.data.qpos.size());
+          },
+          [](PyData& d, const py::handle& v) {
+            assign("qpos", checked("qpos", v, {d.data.qpos.size()}), d.data.qpos.data(),
+                   d.data.qpos.size());
+          })
+      .def_property(
+          "qvel",
+          [](py::object self) {
+            PyData& d = self.cast<PyData&>();
+            return view(self, d.data.qvel.data(), d.data.qvel.size());
+          },
+          [](PyData& d, const py::handle& v) {
+            assign("qvel", checked("qvel", v, {d.data.qvel.size()}), d.data.qvel.data(),
+                   d.data.qvel.size());
+          })
+      .def_property(
+          "act",
+          [](py::object self) {
+            PyData& d = self.cast<PyData&>();
+            return view(self, d.data.act.data(), d.data.act.size());
+          },
+          [](PyData& d, const py::handle& v) {
+            assign("act", checked("act", v, {d.data.act.size()}), d.data.act.data(),
+                   d.data.act.size());
+          })
+      .def_property(
+          "ctrl",
+          [](py::object self) {
+            PyData& d = self.cast<PyData&>();
+            return view(self, d.data.ctrl.data(), d.data.ctrl.size());
+          },
+          [](PyData& d, const py::handle& v) {
+            assign("ctrl", checked("ctrl", v, {d.data.ctrl.size()}), d.data.ctrl.data(),
+                   d.data.ctrl.size());
+          })
+      .def_property(
+          "qfrc_applied",
+          [](py::object self) {
+            PyData& d = self.cast<PyData&>();
+            return view(self, d.data.qfrc_applied.data(), d.data.qfrc_applied.size());
+          },
+          [](PyData& d, const py::handle& v) {
+            assign("qfrc_applied", checked("qfrc_applied", v, {d.data.qfrc_applied.size()}),
+                   d.data.qfrc_applied.data(), d.data.qfrc_applied.size());
+          })
+      .def_property(
+          "mocap_pos",
+          [](py::object self) {
+            PyData& d = self.cast<PyData&>();
+            return view(self, d.data.mocap_pos.empty() ? nullptr : d.data.mocap_pos[0].data(),
+                        static_cast<long>(d.data.mocap_pos.size()), 3);
+          },
+          [](PyData& d, const py::handle& v) {
+            const long n = static_cast<long>(d.data.mocap_pos.size());
+            assign("mocap_pos", checked("mocap_pos", v, {n, 3}),
+                   n ? d.data.mocap_pos[0].data() : nullptr, n, 3);
+          })
+      .def_property(
+          "mocap_quat",
+          [](py::object self) {
+            PyData& d = self.cast<PyData&>();
+            return view(self, d.mocap_quat.data(), d.mocap_quat.rows(), 4);
+          },
+          [](PyData& d, const py::handle& v) {
+            assign("mocap_quat", checked("mocap_quat", v, {d.mocap_quat.rows(), 4}),
+                   d.mocap_quat.data(), d.mocap_quat.rows(), 4);
+          })
+      .def_property(
+          "xfrc_applied",
+          [](py::object self) {
+            PyData& d = self.cast<PyData&>();
+            return view(self, d.xfrc_applied.data(), d.xfrc_applied.rows(), 6);
+          },
+          [](PyData& d, const py::handle& v) {
+            assign("xfrc_applied", checked("xfrc_applied", v, {d.xfrc_applied.rows(), 6}),
+                   d.xfrc_applied.data(), d.xfrc_applied.rows(), 6);
+          })
+      // Results (read them; writing them changes nothing the step reads).
+      .def_property_readonly("qacc",
+                             [](py::object self) {
+                               PyData& d = self.cast<PyData&>();
+                               return view(self, d.data.qacc.data(), d.data.qacc.size());
+                             })
+      .def_property_readonly("xpos",
+                             [](py::object self) {
+                               PyData& d = self.cast<PyData&>();
+                               return view(self, d.data.xpos[0].data(),
+                                           static_cast<long>(d.data.xpos.size()), 3);
+                             })
+      .def_property_readonly("xquat",
+                             [](py::object self) {
+                               PyData& d = self.cast<PyData&>();
+                               return view(self, d.xquat.data(), d.xquat.rows(), 4);
+                             })
+      .def_property_readonly("sensordata",
+                             [](py::object self) {
+                               PyData& d = self.cast<PyData&>();
+                               return view(self, d.data.sensordata.data(),
+                                           d.data.sensordata.size());
+                             })
+      .def_property_readonly(
+          "ncon", [](const PyData& d) { return static_cast<int>(d.data.contacts.size()); });
+
+  mod.def(
+      "step",
+      [](const ModelPtr& m, PyData& d, int nstep) {
+        check_same_model(m, d);
+        if (nstep < 0) throw py::value_error("nstep must not be negative");
+        d.push();
+        {
+          py::gil_scoped_release release;
+          for (int i = 0; i < nstep; ++i) step(*m, d.data);
+        }
+        d.pull();
+      },
+      py::arg("model"), py::arg("data"), py::arg("nstep") = 1, "Steps the simulation nstep times");
+  mod.def(
+      "forward",
+      [](const ModelPtr& m, PyData& d) {
+        check_same_model(m, d);
+        d.push();
+        forward(*m, d.data);
+        d.pull();
+      },
+      py::arg("model"), py::arg("data"), "Computes every stage for the current state");
+  mod.def(
+      "reset",
+      [](const ModelPtr& m, PyData& d, const py::object& key) {
+        check_same_model(m, d);
+        if (key.is_none()) {
+          reset_data(*m, d.data);
+        } else {
+          const int k = py::isinstance<py::str>(key)
+                            ? lookup(*m, ObjectType::kKey, "key", m->keyframes.count(), key).id
+                            : key.cast<int>();
+          reset_to_keyframe(*m, d.data, k);
+        }
+        d.pull();
+      },
+      py::arg("model"), py::arg("data"), py::arg("key") = py::none(),
+      "Resets to qpos0 (or to keyframe `key`, an index or a name)");
+  mod.def("rollout", &rollout, py::arg("model"), py::arg("qpos0"), py::arg("qvel0"),
+          py::arg("ctrl"), py::arg("threads") = 1,
+          "Steps B trajectories of T steps: qpos0 [B, nq], qvel0 [B, nv], ctrl [B, T, nu]; "
+          "returns (qpos [B, T, nq], qvel [B, T, nv]), the state after each step");
+}
+
+}  // namespace pliant::python

@@ -1,0 +1,69 @@
+"""Rollouts spread over a Dask cluster (dask.distributed).
+
+    from dask.distributed import Client
+    import pliant.distributed
+    client = Client("tcp://scheduler:8786")      # or Client(LocalCluster(...))
+    qpos, qvel = pliant.distributed.rollout(client, "humanoid.xml", qpos0, qvel0, ctrl)
+
+The batch is cut into one contiguous chunk per worker (or `chunks` chunks);
+each worker loads the model once, from `model_path` as that worker sees
+it, and keeps it; the chunks come back in order. Each row is computed by
+the same code as pliant.rollout, so the result is bit-identical to
+pliant.rollout(model, qpos0, qvel0, ctrl).
+"""
+import numpy as np
+
+from . import _pliant
+
+_models = {}  # per worker process: model path -> Model
+
+
+def _cached_model(model_path):
+    model = _models.get(model_path)
+    if model is None:
+        model = _models[model_path] = _pliant.Model.from_xml_path(model_path)
+    return model
+
+
+def _rollout_chunk(model_path, part):
+    qpos0, qvel0, ctrl = part
+    return _pliant.rollout(_cached_model(model_path), qpos0, qvel0, ctrl, 1)
+
+
+def rollout(client, model_path, qpos0, qvel0, ctrl, chunks=None):
+    """The contract of pliant.rollout, computed by the workers of `client`.
+
+    qpos0 [B, nq], qvel0 [B, nv], ctrl [B, T, nu] -> (qpos [B, T, nq],
+    qvel [B, T, nv]). `chunks` defaults to the number of workers.
+    """
+    qpos0 = np.ascontiguousarray(qpos0, dtype=np.float64)
+    qvel0 = np.ascontiguousarray(qvel0, dtype=np.float64)
+    ctrl = np.ascontiguousarray(ctrl, dtype=np.float64)
+    batch = qpos0.shape[0] if qpos0.ndim == 2 else -1
+    if qpos0.ndim != 2 or qvel0.ndim != 2 or ctrl.ndim != 3 or \
+            qvel0.shape[0] != batch or ctrl.shape[0] != batch:
+        raise ValueError("qpos0 [B, nq], qvel0 [B, nv] and ctrl [B, T, nu] need one batch size B; "
+                         "got shapes %s, %s, %s" % (qpos0.shape, qvel0.shape, ctrl.shape))
+    # The model is checked here too, so a bad path or shape fails before
+    # any work is sent.
+    model = _cached_model(model_path)
+    if qpos0.shape[1] != model.nq or qvel0.shape[1] != model.nv or ctrl.shape[2] != model.nu:
+        raise ValueError("%s has nq %d, nv %d, nu %d; got qpos0 %s, qvel0 %s, ctrl %s" %
+                         (model_path, model.nq, model.nv, model.nu, qpos0.shape, qvel0.shape,
+                          ctrl.shape))
+    steps = ctrl.shape[1]
+    if batch == 0:
+        return (np.zeros((0, steps, model.nq)), np.zeros((0, steps, model.nv)))
+    if chunks is None:
+        chunks = max(1, len(client.scheduler_info()["workers"]))
+    bounds = np.linspace(0, batch, min(chunks, batch) + 1).astype(int)
+    parts = [(qpos0[a:b], qvel0[a:b], ctrl[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
+    # Large inputs go to the workers ahead of the tasks (Dask's advice for
+    # arguments over a megabyte); small ones travel with them. Unhashed keys:
+    # a repeated call with the same arrays must not share keys with the
+    # previous call's data while the scheduler is releasing it.
+    if qpos0.nbytes + qvel0.nbytes + ctrl.nbytes > 1 << 20:
+        parts = [client.scatter(part, hash=False) for part in parts]
+    futures = [client.submit(_rollout_chunk, model_path, part, pure=False) for part in parts]
+    parts = client.gather(futures)
+    return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]))

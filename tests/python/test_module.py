@@ -1,0 +1,132 @@
+"""The Python module: loading, numpy views, stepping, errors."""
+import json
+import subprocess
+
+import numpy as np
+import pytest
+
+import pliant
+
+
+def test_humanoid_qpos_bit_identical_to_pliant_dump(humanoid_path, cli):
+    # `pliant dump` prints the state before each step, with 17 digits.
+    out = subprocess.run([cli, "dump", humanoid_path, "--steps", "200"], capture_output=True,
+                         text=True, check=True).stdout
+    expected = [json.loads(line)["qpos"] for line in out.splitlines() if line.startswith("{")]
+    assert len(expected) == 200
+    model = pliant.Model.from_xml_path(humanoid_path)
+    data = pliant.Data(model)
+    for step in range(200):
+        assert data.qpos.tolist() == expected[step], "step %d" % step
+        pliant.step(model, data)
+
+
+def test_sizes_and_names(humanoid_path):
+    model = pliant.Model.from_xml_path(humanoid_path)
+    assert (model.nq, model.nv, model.nu) == (28, 27, 21)
+    assert model.nbody == 17 and model.nsensor == 34 and model.nsensordata == 66
+    torso = model.body("torso")
+    assert torso.id == 1 and torso.name == "torso" and model.body(1).name == "torso"
+    assert model.sensor("torso_accel").id == 1
+    with pytest.raises(KeyError, match="no body named 'tail'"):
+        model.body("tail")
+    with pytest.raises(IndexError):
+        model.joint(1000)
+
+
+def test_views_share_memory(humanoid_path):
+    model = pliant.Model.from_xml_path(humanoid_path)
+    data = pliant.Data(model)
+    qpos = data.qpos
+    qpos[2] = 3.0                       # lift the root
+    pliant.forward(model, data)
+    assert data.qpos[2] == 3.0 and abs(data.xpos[1][2] - 3.0) < 1e-12
+    # A write through an old view is seen after the step too.
+    data.ctrl[:] = 0.5
+    pliant.step(model, data)
+    assert np.all(data.ctrl == 0.5) and qpos is not data.qpos and qpos[2] == data.qpos[2]
+    # Assigning a whole array copies into the engine's memory.
+    data.qvel = np.zeros(model.nv)
+    data.qvel[0] = 1.0
+    pliant.step(model, data)
+    assert data.qpos[0] > 0
+    # The views survive a reset.
+    view = data.qpos
+    pliant.reset(model, data)
+    view[0] = 0.25
+    assert data.qpos[0] == 0.25 and data.time == 0
+
+
+def test_applied_force_in_mujoco_order(humanoid_path):
+    model = pliant.Model.from_xml_path(humanoid_path)
+    data = pliant.Data(model)
+    data.qpos[2] = 5.0                  # in the air: nothing but gravity and the push
+    torso = model.body("torso").id
+    data.xfrc_applied[torso, :3] = [0, 0, 2000.0]     # force first, as in MuJoCo
+    pliant.step(model, data, nstep=10)
+    assert data.qvel[2] > 0             # pushed up against gravity
+    assert data.xquat.shape == (model.nbody, 4) and abs(data.xquat[0][0] - 1) < 1e-15
+
+
+def test_mocap_quat_writes_take_effect():
+    xml = """<mujoco><worldbody>
+      <body name="hand" mocap="true"><geom size="0.1"/></body>
+    </worldbody></mujoco>"""
+    model = pliant.Model.from_xml_string(xml)
+    data = pliant.Data(model)
+    assert data.mocap_quat.tolist() == [[1, 0, 0, 0]]
+    data.mocap_pos[0] = [1, 2, 3]
+    data.mocap_quat[0] = [0, 0, 0, 1]   # half a turn about z, (w, x, y, z)
+    pliant.forward(model, data)
+    assert data.xpos[1].tolist() == [1, 2, 3]
+    assert data.xquat[1].tolist() == [0, 0, 0, 1]
+
+
+def test_sensordata_equals_pliant_dump(humanoid_path, cli):
+    out = subprocess.run([cli, "dump", humanoid_path, "--steps", "20"], capture_output=True,
+                         text=True, check=True).stdout
+    expected = [json.loads(line)["sensordata"] for line in out.splitlines()
+                if line.startswith("{")]
+    model = pliant.Model.from_xml_path(humanoid_path)
+    data = pliant.Data(model)
+    assert data.sensordata.shape == (model.nsensordata,)
+    for step in range(20):
+        pliant.forward(model, data)
+        assert data.sensordata.tolist() == expected[step], "step %d" % step
+        pliant.step(model, data)
+    assert any(v != 0 for v in expected[-1])
+
+
+def test_keyframe_reset():
+    xml = """<mujoco><worldbody><body><joint name="j"/><geom size="0.1"/></body></worldbody>
+      <keyframe><key name="up" qpos="0.5" time="2"/></keyframe></mujoco>"""
+    model = pliant.Model.from_xml_string(xml)
+    data = pliant.Data(model)
+    pliant.reset(model, data, "up")
+    assert data.qpos[0] == 0.5 and data.time == 2
+    pliant.reset(model, data, 0)
+    assert data.qpos[0] == 0.5
+    with pytest.raises(IndexError):
+        pliant.reset(model, data, 3)
+
+
+def test_bad_input_raises(tmp_path, humanoid_path):
+    with pytest.raises(pliant.LoadError, match="no_such_model.xml"):
+        pliant.Model.from_xml_path(str(tmp_path / "no_such_model.xml"))
+    with pytest.raises(pliant.LoadError, match=r"<string>:3: .*unknown attribute 'colour'"):
+        pliant.Model.from_xml_string("<mujoco>\n<worldbody>\n<geom colour='red'/>\n"
+                                     "</worldbody>\n</mujoco>")
+    model = pliant.Model.from_xml_path(humanoid_path)
+    data = pliant.Data(model)
+    with pytest.raises(ValueError, match=r"qpos needs shape \(28\), got \(3\)"):
+        data.qpos = [1, 2, 3]
+    with pytest.raises(ValueError, match=r"xfrc_applied needs shape \(17, 6\)"):
+        data.xfrc_applied = np.zeros((17, 3))
+    with pytest.raises(ValueError, match="nstep"):
+        pliant.step(model, data, -1)
+    other = pliant.Model.from_xml_string("<mujoco><worldbody><body><freejoint/><geom size='1'/>"
+                                         "</body></worldbody></mujoco>")
+    with pytest.raises(ValueError, match="another model"):
+        pliant.step(other, data)
+    with pytest.raises(TypeError):
+        pliant.step(model, "not data")
