@@ -9,5 +9,22 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash .ci/install-deps
 cmake --preset bench -G Ninja >/dev/null
-cmake --build --preset bench -j2 --target side_by_side
+targets="side_by_side sensor_bench pliant"
+# The Python module, when configure found what it needs.
+if ninja -C build/bench -t targets all | grep -q '^_pliant:'; then targets="$targets _pliant"; fi
+cmake --build --preset bench -j2 --target $targets
 build/bench/samples/bench/side_by_side --markdown BENCHMARKS.md --plot docs/bench-scaling.png "$@"
+# What sensors cost, then the Python module (when it is built).
+{
+  echo
+  echo "## What sensors cost (dm_control humanoid, 34 sensors; samples/bench/sensor_bench.cpp)"
+  echo
+  echo '```'
+  build/bench/samples/bench/sensor_bench | tail -n 4
+  echo '```'
+} >>BENCHMARKS.md
+if [ -d build/bench/python/pliant ]; then
+  echo >>BENCHMARKS.md
+  PYTHONPATH=build/bench/python /usr/bin/python3 samples/python/bench_python.py \
+    --cli build/bench/samples/pliant/pliant 2>/dev/null >>BENCHMARKS.md
+fi

@@ -155,6 +155,9 @@ function dump(mujoco, model) {
       step, time: data.time, qpos: toList(data.qpos), qvel: toList(data.qvel),
       act: toList(data.act), qacc: toList(data.qacc), sensordata: toList(data.sensordata), ncon: data.ncon, contacts,
       nefc: data.nefc, efc_type: toList(data.efc_type).slice(0, data.nefc),
+      efc_force: toList(data.efc_force).slice(0, data.nefc),
+      efc_aref: toList(data.efc_aref).slice(0, data.nefc),
+      solver_niter: toList(data.solver_niter)?.[0] ?? null,
     }));
     if (!eachKey) mujoco.mj_step(model, data);
   }

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""The Python module's costs, as medians over rounds with the min-max spread:
+
+  1. per-call overhead of pliant.step against the C++ step (`pliant bench`),
+     and the call alone (nstep=0), which is that overhead without the
+     step's own noise;
+  2. pliant.rollout throughput on 1 and 2 threads;
+  3. pliant.distributed.rollout on a LocalCluster of 2 worker processes,
+     and its overhead against the local rollout, for a small and a large
+     batch.
+
+    PYTHONPATH=build/bench/python python3 samples/python/bench_python.py \\
+        --cli build/bench/samples/pliant/pliant [--rounds 7]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import time
+
+import numpy as np
+
+import pliant
+import pliant.distributed
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MODELS = os.path.join(ROOT, "third_party", "models", "dm_control")
+
+
+def spread(values):
+    return "%.3g (min %.3g, max %.3g)" % (statistics.median(values), min(values), max(values))
+
+
+def step_overhead(path, cli, rounds, steps):
+    model = pliant.Model.from_xml_path(path)
+    python_us, cpp_us, call_us = [], [], []
+    for _ in range(rounds):
+        data = pliant.Data(model)
+        pliant.step(model, data, nstep=100)
+        start = time.perf_counter()
+        for _ in range(steps):
+            pliant.step(model, data)
+        python_us.append(1e6 * (time.perf_counter() - start) / steps)
+        # The call alone: argument checks, mirrors, releasing the GIL.
+        start = time.perf_counter()
+        for _ in range(steps):
+            pliant.step(model, data, 0)
+        call_us.append(1e6 * (time.perf_counter() - start) / steps)
+        out = subprocess.run([cli, "bench", path, "--steps", str(steps), "--warmup", "100"],
+                             capture_output=True, text=True, check=True).stdout
+        cpp_us.append(json.loads(out.splitlines()[-1])["us_per_step"])
+    print("| %s | %s | %s | %s |" % (os.path.basename(path), spread(python_us), spread(cpp_us),
+                                     spread(call_us)))
+
+
+def inputs(model, batch, steps):
+    rng = np.random.default_rng(1)
+    qpos0 = np.tile(pliant.Data(model).qpos, (batch, 1))
+    qvel0 = 0.1 * rng.standard_normal((batch, model.nv))
+    ctrl = 0.2 * rng.standard_normal((batch, steps, model.nu))
+    return qpos0, qvel0, ctrl
+
+
+def timed(function, rounds):
+    seconds = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        function()
+        seconds.append(time.perf_counter() - start)
+    return seconds
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--cli", required=True, help="the pliant command line (same preset)")
+    parser.add_argument("--rounds", type=int, default=7)
+    args = parser.parse_args()
+    humanoid = os.path.join(MODELS, "humanoid.xml")
+
+    print("## Python: per-call overhead of pliant.step (us per step, medians of %d rounds)\n" %
+          args.rounds)
+    print("| model | Python pliant.step | C++ step (pliant bench) | overhead: "
+          "pliant.step(nstep=0) |")
+    print("|---|---:|---:|---:|")
+    for name in ("pendulum.xml", "cartpole.xml", "humanoid.xml"):
+        step_overhead(os.path.join(MODELS, name), args.cli, args.rounds, 2000)
+
+    model = pliant.Model.from_xml_path(humanoid)
+    batch, steps = 16, 500
+    qpos0, qvel0, ctrl = inputs(model, batch, steps)
+    print("\n## pliant.rollout on the humanoid (%d x %d steps; thousand steps per second)\n" %
+          (batch, steps))
+    print("| threads | throughput |")
+    print("|---:|---:|")
+    local = {}
+    for threads in (1, 2):
+        seconds = timed(lambda: pliant.rollout(model, qpos0, qvel0, ctrl, threads=threads),
+                        args.rounds)
+        local[threads] = seconds
+        print("| %d | %s |" % (threads, spread([batch * steps / s / 1e3 for s in seconds])))
+
+    from dask.distributed import Client, LocalCluster
+    print("\n## pliant.distributed.rollout, LocalCluster of 2 worker processes (humanoid)\n")
+    print("| batch | Dask seconds | local 2-thread seconds | Dask overhead (s) | Dask throughput "
+          "(k steps/s) |")
+    print("|---|---:|---:|---:|---:|")
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                           dashboard_address=None)
+    with Client(cluster) as client:
+        for batch, steps in ((4, 50), (64, 500)):
+            q, v, u = inputs(model, batch, steps)
+            pliant.distributed.rollout(client, humanoid, q, v, u)  # workers load the model
+            dask_s = timed(lambda: pliant.distributed.rollout(client, humanoid, q, v, u),
+                           args.rounds)
+            local_s = timed(lambda: pliant.rollout(model, q, v, u, threads=2), args.rounds)
+            print("| %d x %d | %s | %s | %s | %s |" %
+                  (batch, steps, spread(dask_s), spread(local_s),
+                   spread([d - l for d, l in zip(dask_s, local_s)]),
+                   spread([batch * steps / s / 1e3 for s in dask_s])))
+    cluster.close()
+
+
+if __name__ == "__main__":
+    main()
