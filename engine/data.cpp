@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "engine/spatial.h"
 #include "engine/workspace.h"
@@ -45,7 +46,41 @@ ModelShape::ModelShape(const Model& m)
       nsite(m.sites.count()),
       ntendon(m.tendons.count()),
       neq(m.equalities.count()),
-      nsensor(m.sensors.count()) {}
+      nsensor(m.sensors.count()),
+      nM(mass_matrix_size(m)),
+      nsensordata(m.sensors.data_size) {}
+
+std::string ModelShape::difference(const ModelShape& o) const {
+  const std::pair<const char*, std::pair<int, int>> sizes[] = {
+      {"nq", {nq, o.nq}},
+      {"nv", {nv, o.nv}},
+      {"nu", {nu, o.nu}},
+      {"na", {na, o.na}},
+      {"nmocap", {nmocap, o.nmocap}},
+      {"nbody", {nbody, o.nbody}},
+      {"njnt", {njnt, o.njnt}},
+      {"ngeom", {ngeom, o.ngeom}},
+      {"nsite", {nsite, o.nsite}},
+      {"ntendon", {ntendon, o.ntendon}},
+      {"neq", {neq, o.neq}},
+      {"nsensor", {nsensor, o.nsensor}},
+      {"nM (mass matrix entries)", {nM, o.nM}},
+      {"nsensordata", {nsensordata, o.nsensordata}}};
+  for (const auto& [name, values] : sizes) {
+    if (values.first != values.second) {
+      return std::string(name) + " " + std::to_string(values.first) + " against " +
+             std::to_string(values.second);
+    }
+  }
+  return "";
+}
+
+int mass_matrix_size(const Model& m) {
+  if (m.nv == 0) return 0;
+  int depth = 0;
+  for (int k = m.nv - 1; k >= 0; k = m.dofs.parent[k]) ++depth;
+  return m.dofs.madr.back() + depth;
+}
 
 WorkspaceHandle::WorkspaceHandle() : workspace_(std::make_unique<Workspace>()) {}
 WorkspaceHandle::WorkspaceHandle(const WorkspaceHandle& other)
@@ -61,13 +96,11 @@ WorkspaceHandle::~WorkspaceHandle() = default;
 Workspace& workspace(Data& data) { return data.workspace_.get(); }
 
 void check_data_matches(const Model& model, const Data& data) {
-  if (ModelShape(model) == data.model_shape()) return;
-  const ModelShape& s = data.model_shape();
-  throw std::invalid_argument(
-      "pliant: this Data was made for another model (nq " + std::to_string(s.nq) + ", nv " +
-      std::to_string(s.nv) + ", nbody " + std::to_string(s.nbody) + ") than the one given (nq " +
-      std::to_string(model.nq) + ", nv " + std::to_string(model.nv) + ", nbody " +
-      std::to_string(model.body_count()) + "); make a Data from each Model");
+  const ModelShape given(model);
+  if (given == data.model_shape()) return;
+  throw std::invalid_argument("pliant: this Data was made for another model than the one given (" +
+                              data.model_shape().difference(given) +
+                              "); make a Data from each Model");
 }
 
 Data::Data(const Model& m) : shape_(m) {
@@ -104,11 +137,7 @@ Data::Data(const Model& m) : shape_(m) {
   actuator_length = VectorXd::Zero(nu);
   actuator_moment = Eigen::MatrixXd::Zero(nu, nv);
   crb.assign(nbody, SpatialInertia());
-  const int nM = nv == 0 ? 0 : m.dofs.madr.back() + [&] {
-    int depth = 0;
-    for (int k = nv - 1; k >= 0; k = m.dofs.parent[k]) ++depth;
-    return depth;
-  }();
+  const int nM = mass_matrix_size(m);
   qM = VectorXd::Zero(nM);
   qLD = VectorXd::Zero(nM);
   qLDiagInv = VectorXd::Zero(nv);

@@ -75,9 +75,16 @@ struct Workspace;  // the stages' working memory (engine/workspace.h, internal)
 struct ModelShape {
   int nq = 0, nv = 0, nu = 0, na = 0, nmocap = 0;
   int nbody = 0, njnt = 0, ngeom = 0, nsite = 0, ntendon = 0, neq = 0, nsensor = 0;
+  int nM = 0;           // entries of the sparse mass matrix (its tree shape)
+  int nsensordata = 0;  // sensor values
   explicit ModelShape(const Model& model);
   bool operator==(const ModelShape&) const = default;
+  // The first size that differs from `other`'s, as "nv 12 against 13"; "" if none.
+  std::string difference(const ModelShape& other) const;
 };
+
+// Entries of the sparse mass matrix qM of `model` (one per dof and ancestor dof).
+int mass_matrix_size(const Model& model);
 
 // Owns a Workspace; copying a Data copies it. Defined in data.cpp, where
 // Workspace is complete, so that Data keeps its implicit copy and move.

@@ -214,11 +214,12 @@ void compute_energy(const Model& m, Data& d) {
             const double dx = d.qpos[q + a] - m.qpos_spring[q + a];
             potential += 0.5 * k * dx * dx;
           }
-          break;  // the rotational part of a free joint stores no energy
+          [[fallthrough]];  // the rotation stores energy too, as in a ball joint
         case JointType::kBall: {
-          const Quaterniond now(d.qpos[q], d.qpos[q + 1], d.qpos[q + 2], d.qpos[q + 3]);
-          const Quaterniond rest(m.qpos_spring[q], m.qpos_spring[q + 1], m.qpos_spring[q + 2],
-                                 m.qpos_spring[q + 3]);
+          const int r = j.type[i] == JointType::kFree ? q + 3 : q;
+          const Quaterniond now(d.qpos[r], d.qpos[r + 1], d.qpos[r + 2], d.qpos[r + 3]);
+          const Quaterniond rest(m.qpos_spring[r], m.qpos_spring[r + 1], m.qpos_spring[r + 2],
+                                 m.qpos_spring[r + 3]);
           const Eigen::AngleAxisd diff(rest.conjugate() * now.normalized());
           const double angle = diff.angle() > M_PI ? 2 * M_PI - diff.angle() : diff.angle();
           potential += 0.5 * k * angle * angle;

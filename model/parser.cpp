@@ -648,8 +648,9 @@ class Parser {
       r.read("cutoff", sensor.cutoff);
       r.has("user");
       const auto needs = [&](const char* attribute, std::string& out, ObjectType type) {
-        if (!r.read(attribute, out)) {
-          r.fail("<" + child.name + "> needs the attribute '" + attribute + "'");
+        if (!r.read(attribute, out) || out.empty()) {
+          r.fail("<" + child.name + "> needs the attribute '" + attribute + "' naming a " +
+                 attribute);
         }
         return type;
       };
@@ -671,6 +672,7 @@ class Parser {
           r.fail("<" + child.name + "> needs exactly one of '" + geom + "' and '" + body + "'");
         }
         if (has_body) out = body_name;
+        if (out.empty()) r.fail("<" + child.name + "> '" + (has_geom ? geom : body) + "' is empty");
         type = has_geom ? ObjectType::kGeom : ObjectType::kBody;
       };
       switch (kind->object) {

@@ -28,6 +28,7 @@ struct PyData {
   Data data;
   RowMatrix4 xquat, mocap_quat;  // (w, x, y, z)
   RowMatrix6 xfrc_applied;       // (force, torque) at each body's centre of mass
+  bool busy = false;             // a step, forward or reset is running on it
 
   // Mirrors into the engine (mocap_quat, xfrc_applied), before it runs.
   void push();

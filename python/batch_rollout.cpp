@@ -37,18 +37,26 @@ void batch_rollout(const Model& m, long batch, long steps, const double* qpos0, 
   // Row b goes to thread b % threads; each row is independent.
   std::vector<std::exception_ptr> errors(threads);
   std::vector<std::thread> workers;
-  for (int k = 0; k < threads; ++k) {
-    workers.emplace_back([&, k] {
-      try {
-        for (long b = k; b < batch; b += threads) {
-          roll_row(m, b, steps, qpos0, qvel0, ctrl, qpos_out, qvel_out);
+  // A thread that cannot start ends the call with its error once the
+  // started ones have finished (never with running threads destroyed).
+  std::exception_ptr start_error;
+  for (int k = 0; k < threads && !start_error; ++k) {
+    try {
+      workers.emplace_back([&, k] {
+        try {
+          for (long b = k; b < batch; b += threads) {
+            roll_row(m, b, steps, qpos0, qvel0, ctrl, qpos_out, qvel_out);
+          }
+        } catch (...) {
+          errors[k] = std::current_exception();
         }
-      } catch (...) {
-        errors[k] = std::current_exception();
-      }
-    });
+      });
+    } catch (...) {
+      start_error = std::current_exception();
+    }
   }
   for (std::thread& w : workers) w.join();
+  if (start_error) std::rethrow_exception(start_error);
   for (const std::exception_ptr& e : errors) {
     if (e) std::rethrow_exception(e);
   }

@@ -7,7 +7,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <climits>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "engine/forward.h"
@@ -22,6 +24,24 @@ namespace {
 using ModelPtr = std::shared_ptr<Model>;
 using InArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
+// An integer key (Python int or numpy integer); TypeError for anything else.
+int as_index(const py::object& key, const char* kind) {
+  PyObject* index = PyNumber_Index(key.ptr());
+  if (index == nullptr) {
+    PyErr_Clear();
+    throw py::type_error(std::string("a ") + kind + " is named by a string or an integer id");
+  }
+  const long value = PyLong_AsLong(index);
+  Py_DECREF(index);
+  if (value == -1 && PyErr_Occurred()) {
+    PyErr_Clear();
+    throw py::index_error(std::string(kind) + " id out of range");
+  }
+  if (value < INT_MIN || value > INT_MAX)
+    throw py::index_error(std::string(kind) + " id out of range");
+  return static_cast<int>(value);
+}
+
 // A named object of a model, as model.body("torso") returns it.
 struct ObjectRef {
   std::string kind;
@@ -31,8 +51,8 @@ struct ObjectRef {
 
 ObjectRef lookup(const Model& m, ObjectType type, const char* kind, int count,
                  const py::object& key) {
-  if (py::isinstance<py::int_>(key)) {
-    const int id = key.cast<int>();
+  if (!py::isinstance<py::str>(key)) {
+    const int id = as_index(key, kind);
     if (id < 0 || id >= count) {
       throw py::index_error(std::string(kind) + " " + std::to_string(id) + " does not exist; the " +
                             "model has " + std::to_string(count));
@@ -49,6 +69,27 @@ ObjectRef lookup(const Model& m, ObjectType type, const char* kind, int count,
 void check_same_model(const ModelPtr& model, const PyData& d) {
   if (model.get() != d.model.get()) check_data_matches(*model, d.data);
 }
+
+// Marks a Data as in use for the length of a step, forward or reset: a
+// second thread reaching the same Data meanwhile (step releases the GIL)
+// gets an error instead of sharing its memory. Set and cleared with the GIL.
+class InUse {
+ public:
+  explicit InUse(PyData& d) : d_(d) {
+    if (d_.busy) {
+      throw std::runtime_error(
+          "this pliant.Data is being stepped by another thread; give "
+          "each thread its own Data");
+    }
+    d_.busy = true;
+  }
+  ~InUse() { d_.busy = false; }
+  InUse(const InUse&) = delete;
+  InUse& operator=(const InUse&) = delete;
+
+ private:
+  PyData& d_;
+};
 
 // Reads a [rows, columns] or [rows, steps, columns] array and checks it.
 InArray checked(const char* what, const py::handle& object, std::vector<long> shape) {
@@ -158,7 +199,7 @@ PYBIND11_MODULE(_pliant, mod) {
   }
 
   py::class_<PyData>(mod, "Data", "The state and every stage's results of one simulation")
-      .def(py::init([](const ModelPtr& m) { return new PyData(m); }), py::arg("model"))
+      .def(py::init([](const ModelPtr& m) { return new PyData(m); }), py::arg("model").none(false))
       .def_property(
           "time", [](const PyData& d) { return d.data.time; },
           [](PyData& d, double t) { d.data.time = t; })
@@ -258,10 +299,15 @@ PYBIND11_MODULE(_pliant, mod) {
                                return view(self, d.data.xpos[0].data(),
                                            static_cast<long>(d.data.xpos.size()), 3);
                              })
+      // A mirror (w, x, y, z) refreshed after each step: read-only, so a
+      // write is an error rather than lost.
       .def_property_readonly("xquat",
                              [](py::object self) {
                                PyData& d = self.cast<PyData&>();
-                               return view(self, d.xquat.data(), d.xquat.rows(), 4);
+                               py::array_t<double> a =
+                                   view(self, d.xquat.data(), d.xquat.rows(), 4);
+                               a.attr("flags").attr("writeable") = false;
+                               return a;
                              })
       .def_property_readonly("sensordata",
                              [](py::object self) {
@@ -277,6 +323,7 @@ PYBIND11_MODULE(_pliant, mod) {
       [](const ModelPtr& m, PyData& d, int nstep) {
         check_same_model(m, d);
         if (nstep < 0) throw py::value_error("nstep must not be negative");
+        const InUse in_use(d);
         d.push();
         {
           py::gil_scoped_release release;
@@ -284,33 +331,40 @@ PYBIND11_MODULE(_pliant, mod) {
         }
         d.pull();
       },
-      py::arg("model"), py::arg("data"), py::arg("nstep") = 1, "Steps the simulation nstep times");
+      py::arg("model").none(false), py::arg("data").none(false), py::arg("nstep") = 1,
+      "Steps the simulation nstep times");
   mod.def(
       "forward",
       [](const ModelPtr& m, PyData& d) {
         check_same_model(m, d);
+        const InUse in_use(d);
         d.push();
-        forward(*m, d.data);
+        {
+          py::gil_scoped_release release;
+          forward(*m, d.data);
+        }
         d.pull();
       },
-      py::arg("model"), py::arg("data"), "Computes every stage for the current state");
+      py::arg("model").none(false), py::arg("data").none(false),
+      "Computes every stage for the current state");
   mod.def(
       "reset",
       [](const ModelPtr& m, PyData& d, const py::object& key) {
         check_same_model(m, d);
+        const InUse in_use(d);
         if (key.is_none()) {
           reset_data(*m, d.data);
         } else {
           const int k = py::isinstance<py::str>(key)
                             ? lookup(*m, ObjectType::kKey, "key", m->keyframes.count(), key).id
-                            : key.cast<int>();
+                            : as_index(key, "key");
           reset_to_keyframe(*m, d.data, k);
         }
         d.pull();
       },
-      py::arg("model"), py::arg("data"), py::arg("key") = py::none(),
+      py::arg("model").none(false), py::arg("data").none(false), py::arg("key") = py::none(),
       "Resets to qpos0 (or to keyframe `key`, an index or a name)");
-  mod.def("rollout", &rollout, py::arg("model"), py::arg("qpos0"), py::arg("qvel0"),
+  mod.def("rollout", &rollout, py::arg("model").none(false), py::arg("qpos0"), py::arg("qvel0"),
           py::arg("ctrl"), py::arg("threads") = 1,
           "Steps B trajectories of T steps: qpos0 [B, nq], qvel0 [B, nv], ctrl [B, T, nu]; "
           "returns (qpos [B, T, nq], qvel [B, T, nv]), the state after each step");

@@ -36,6 +36,8 @@ namespace {
 constexpr double kDoubleClickSeconds = 0.35;
 constexpr double kFrameSeconds = 1.0 / kRecordingFps;  // simulated per headless frame
 
+static_assert(kGroupCount == kRayGeomGroups, "the view's geom groups filter the picking ray");
+
 // What lies under a pixel: the geom (-1: nothing) and the world point hit.
 struct PickResult {
   int geom = -1;

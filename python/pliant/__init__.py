@@ -10,7 +10,30 @@
 `pliant.rollout` steps batches of trajectories on threads, and
 `pliant.distributed.rollout` spreads them over a Dask cluster.
 """
-from ._pliant import (Data, LoadError, Model, ObjectRef, forward, reset, rollout,  # noqa: F401
+import sys
+
+
+def _find_numpy():
+    # The extension uses the numpy it was built with. An interpreter of the
+    # same Python version without numpy (a pyenv or venv python3 ahead of the
+    # system's on the PATH) is pointed at that numpy's site folder.
+    try:
+        import numpy  # noqa: F401
+        return
+    except ImportError:
+        pass
+    from . import _build_info
+    if "%d.%d" % sys.version_info[:2] != _build_info.PYTHON_VERSION:
+        raise ImportError("pliant was built for Python %s with numpy %s; this is Python %d.%d "
+                          "without numpy" % (_build_info.PYTHON_VERSION, _build_info.NUMPY_VERSION,
+                                             *sys.version_info[:2]))
+    sys.path.append(_build_info.NUMPY_SITE)
+    import numpy  # noqa: F401,F811
+
+
+_find_numpy()
+
+from ._pliant import (Data, LoadError, Model, ObjectRef, forward, reset, rollout,  # noqa: E402,F401
                       step)
 
 __all__ = ["Data", "LoadError", "Model", "ObjectRef", "forward", "reset", "rollout", "step",
@@ -18,7 +41,7 @@ __all__ = ["Data", "LoadError", "Model", "ObjectRef", "forward", "reset", "rollo
 
 
 def __getattr__(name):
-    # `pliant.distributed` imports Dask only when it is used.
+    # `pliant.distributed` is imported when it is first used.
     if name == "distributed":
         import importlib
         return importlib.import_module(".distributed", __name__)

@@ -56,6 +56,8 @@ def rollout(client, model_path, qpos0, qvel0, ctrl, chunks=None):
         return (np.zeros((0, steps, model.nq)), np.zeros((0, steps, model.nv)))
     if chunks is None:
         chunks = max(1, len(client.scheduler_info()["workers"]))
+    if chunks < 1:
+        raise ValueError("chunks must be at least 1, got %d" % chunks)
     bounds = np.linspace(0, batch, min(chunks, batch) + 1).astype(int)
     parts = [(qpos0[a:b], qvel0[a:b], ctrl[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
     # Large inputs go to the workers ahead of the tasks (Dask's advice for

@@ -62,6 +62,28 @@ TEST(Data, StepWithAnotherModelIsRefused) {
   EXPECT_NO_THROW(step(tower, data));
 }
 
+// Equal counts, another tree: the mass matrix has another size, so stepping
+// would write past it; the shape check names the size that differs.
+TEST(Data, SameCountsOtherTreeIsRefused) {
+  const Model chain = load_model_from_string(
+      "<mujoco><worldbody><body><joint/><geom size='.1'/><body><joint/><geom size='.1'/>"
+      "</body></body><body><geom size='.1'/></body></worldbody></mujoco>");
+  const Model apart = load_model_from_string(
+      "<mujoco><worldbody><body><joint/><geom size='.1'/><body><geom size='.1'/></body></body>"
+      "<body><joint/><geom size='.1'/></body></worldbody></mujoco>");
+  ASSERT_EQ(chain.nv, apart.nv);
+  ASSERT_EQ(chain.body_count(), apart.body_count());
+  Data data(chain);
+  try {
+    step(apart, data);
+    FAIL() << "stepping a Data with a model of another tree must throw";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("nM (mass matrix entries) 3 against 2"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
 TEST(Data, VersionIsSemantic) {
   EXPECT_TRUE(std::regex_match(std::string(version()), std::regex("[0-9]+\\.[0-9]+\\.[0-9]+")))
       << version();

@@ -124,6 +124,7 @@ const std::vector<BadFile>& bad_files() {
       // that do not apply, and sensor kinds Pliant does not compute.
       {"sensor_missing_site.xml", 12, {"unknown site 'toe'", "tip"}},
       {"sensor_missing_site_attr.xml", 12, {"<gyro> needs the attribute 'site'"}},
+      {"sensor_empty_site.xml", 10, {"<touch> needs the attribute 'site' naming a site"}},
       {"sensor_ball_jointpos.xml", 12, {"<jointpos>", "hinge or slide", "'wrist'"}},
       {"sensor_hinge_ballquat.xml", 12, {"<ballquat>", "ball joint", "'elbow'"}},
       {"sensor_unlimited_limitfrc.xml", 12, {"<jointlimitfrc>", "'elbow' is not limited"}},

@@ -1,6 +1,8 @@
 """The Python module: loading, numpy views, stepping, errors."""
 import json
+import os
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -130,3 +132,58 @@ def test_bad_input_raises(tmp_path, humanoid_path):
         pliant.step(other, data)
     with pytest.raises(TypeError):
         pliant.step(model, "not data")
+
+
+def test_import_falls_back_to_the_numpy_it_was_built_with():
+    # `-S` hides the interpreter's site folders (where numpy lives), as a
+    # pyenv or venv python3 without numpy would: pliant finds the numpy it
+    # was built with and works.
+    script = ("import pliant, numpy; from pliant import _build_info; "
+              "m = pliant.Model.from_xml_string('<mujoco><worldbody><body><freejoint/>"
+              "<geom size=\\'0.1\\'/></body></worldbody></mujoco>'); d = pliant.Data(m); "
+              "pliant.step(m, d, 10); "
+              "print(numpy.__file__.startswith(_build_info.NUMPY_SITE), d.qvel[2] < 0)")
+    result = subprocess.run([sys.executable, "-S", "-c", script], capture_output=True, text=True,
+                            env=dict(os.environ))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "True"]
+
+
+def test_edge_inputs_raise_or_work(humanoid_path):
+    model = pliant.Model.from_xml_path(humanoid_path)
+    data = pliant.Data(model)
+    with pytest.raises(TypeError):
+        pliant.Data(None)
+    with pytest.raises(TypeError):
+        pliant.step(None, data)
+    with pytest.raises(TypeError):
+        pliant.rollout(None, np.zeros((1, 28)), np.zeros((1, 27)), np.zeros((1, 1, 21)))
+    assert model.body(np.int64(1)).name == "torso"
+    with pytest.raises(TypeError):
+        model.body(1.5)
+    with pytest.raises(ValueError, match="read-only"):
+        data.xquat[0, 0] = 2.0
+    # Equal counts, another tree: refused, naming the size that differs.
+    chain = pliant.Model.from_xml_string(
+        "<mujoco><worldbody><body><joint/><geom size='.1'/><body><joint/><geom size='.1'/>"
+        "</body></body><body><geom size='.1'/></body></worldbody></mujoco>")
+    apart = pliant.Model.from_xml_string(
+        "<mujoco><worldbody><body><joint/><geom size='.1'/><body><geom size='.1'/></body></body>"
+        "<body><joint/><geom size='.1'/></body></worldbody></mujoco>")
+    with pytest.raises(ValueError, match="mass matrix"):
+        pliant.step(apart, pliant.Data(chain))
+    # A model without dofs or actuators, and empty batches.
+    still = pliant.Model.from_xml_string("<mujoco><worldbody><geom size='1'/></worldbody></mujoco>")
+    empty = pliant.Data(still)
+    pliant.step(still, empty, 3)
+    assert empty.qpos.shape == (0,) and empty.mocap_quat.shape == (0, 4) and empty.time > 0
+    qpos, qvel = pliant.rollout(still, np.zeros((2, 0)), np.zeros((2, 0)), np.zeros((2, 5, 0)))
+    assert qpos.shape == (2, 5, 0)
+    qpos, qvel = pliant.rollout(model, np.zeros((0, 28)), np.zeros((0, 27)),
+                                np.zeros((0, 5, 21)))
+    assert qpos.shape == (0, 5, 28)
+    qpos, qvel = pliant.rollout(model, np.tile(data.qpos, (2, 1)), np.zeros((2, 27)),
+                                np.zeros((2, 0, 21)))
+    assert qpos.shape == (2, 0, 28)
+    # Non-contiguous input is copied in.
+    data.qvel = np.zeros((27, 2))[:, 0]
