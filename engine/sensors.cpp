@@ -27,13 +27,29 @@ void put(double* out, const Quaterniond& q) {
   out[3] = q.z();
 }
 
-// The first constraint row of `type` for object `id`, or -1 (inactive).
-int limit_row(const Data& d, ConstraintType type, int id) {
+// A joint or tendon limit sensor's reading from the first limit row of its
+// object: the violation (pos - margin), velocity or force; 0 when the limit
+// is inactive (no row).
+double limit_reading(const Data& d, SensorType type, int id) {
+  const bool joint = type == SensorType::kJointLimitPos || type == SensorType::kJointLimitVel ||
+                     type == SensorType::kJointLimitFrc;
+  const ConstraintType row_type =
+      joint ? ConstraintType::kLimitJoint : ConstraintType::kLimitTendon;
   const ConstraintRows& e = d.efc;
   for (int r = 0; r < e.count(); ++r) {
-    if (e.type[r] == type && e.id[r] == id) return r;
+    if (e.type[r] != row_type || e.id[r] != id) continue;
+    switch (type) {
+      case SensorType::kJointLimitPos:
+      case SensorType::kTendonLimitPos:
+        return e.pos[r] - e.margin[r];
+      case SensorType::kJointLimitVel:
+      case SensorType::kTendonLimitVel:
+        return e.vel[r];
+      default:
+        return e.force[r];
+    }
   }
-  return -1;
+  return 0;
 }
 
 // Clips values by the sensor's cutoff: real values both ways, positive ones
@@ -160,15 +176,9 @@ void sensors_position(const Model& m, Data& d) {
         break;
       }
       case SensorType::kJointLimitPos:
-      case SensorType::kTendonLimitPos: {
-        const int row =
-            limit_row(d,
-                      t.type[s] == SensorType::kJointLimitPos ? ConstraintType::kLimitJoint
-                                                              : ConstraintType::kLimitTendon,
-                      id);
-        out[0] = row < 0 ? 0 : d.efc.pos[row] - d.efc.margin[row];
+      case SensorType::kTendonLimitPos:
+        out[0] = limit_reading(d, t.type[s], id);
         break;
-      }
       case SensorType::kFramePos:
       case SensorType::kFrameQuat:
       case SensorType::kFrameXAxis:
@@ -242,15 +252,9 @@ void sensors_velocity(const Model& m, Data& d) {
         for (int i = 0; i < 3; ++i) out[i] = d.qvel[m.joints.dof_adr[id] + i];
         break;
       case SensorType::kJointLimitVel:
-      case SensorType::kTendonLimitVel: {
-        const int row =
-            limit_row(d,
-                      t.type[s] == SensorType::kJointLimitVel ? ConstraintType::kLimitJoint
-                                                              : ConstraintType::kLimitTendon,
-                      id);
-        out[0] = row < 0 ? 0 : d.efc.vel[row];
+      case SensorType::kTendonLimitVel:
+        out[0] = limit_reading(d, t.type[s], id);
         break;
-      }
       case SensorType::kFrameLinVel:
       case SensorType::kFrameAngVel: {
         const Vector6d v = object_velocity(m, d, t.obj_type[s], id, false);
@@ -373,14 +377,9 @@ void sensors_acceleration(const Model& m, Data& d) {
         break;
       }
       case SensorType::kJointLimitFrc:
-      case SensorType::kTendonLimitFrc: {
-        const int row = limit_row(d,
-                                  type == SensorType::kJointLimitFrc ? ConstraintType::kLimitJoint
-                                                                     : ConstraintType::kLimitTendon,
-                                  id);
-        out[0] = row < 0 ? 0 : d.efc.force[row];
+      case SensorType::kTendonLimitFrc:
+        out[0] = limit_reading(d, type, id);
         break;
-      }
       case SensorType::kFrameLinAcc:
       case SensorType::kFrameAngAcc: {
         const Vector6d a = object_acceleration(m, d, t.obj_type[s], id, false);

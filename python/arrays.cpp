@@ -1,7 +1,5 @@
 #include "python/arrays.h"
 
-#include <string>
-
 namespace pliant::python {
 
 PyData::PyData(std::shared_ptr<Model> m)
@@ -44,23 +42,10 @@ py::array_t<double> view(py::handle owner, double* values, long count, long colu
   return py::array_t<double>({count, columns}, {columns * kItem, kItem}, base, owner);
 }
 
-void assign(const char* what,
-            const py::array_t<double, py::array::c_style | py::array::forcecast>& values,
-            double* out, long rows, long columns) {
-  const bool flat = values.ndim() == 1 && values.shape(0) == rows * (columns ? columns : 1);
-  const bool matrix =
-      columns > 0 && values.ndim() == 2 && values.shape(0) == rows && values.shape(1) == columns;
-  if (!flat && !matrix) {
-    std::string shape = "(";
-    for (long d = 0; d < values.ndim(); ++d) {
-      shape += (d ? ", " : "") + std::to_string(values.shape(d));
-    }
-    throw py::value_error(std::string(what) + " needs shape (" + std::to_string(rows) +
-                          (columns ? ", " + std::to_string(columns) : std::string()) + "), got " +
-                          shape + ")");
-  }
+void assign(const py::array_t<double, py::array::c_style | py::array::forcecast>& values,
+            double* out, long count) {
   const double* in = values.data();
-  for (long i = 0; i < rows * (columns ? columns : 1); ++i) out[i] = in[i];
+  for (long i = 0; i < count; ++i) out[i] = in[i];
 }
 
 }  // namespace pliant::python

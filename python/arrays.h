@@ -41,10 +41,8 @@ struct PyData {
 // columns 0 makes a 1-D array.
 py::array_t<double> view(py::handle owner, double* values, long count, long columns = 0);
 
-// Copies `values` into the `size` doubles at `out`, after checking its shape
-// is (size) or (rows, columns); raises ValueError naming `what` otherwise.
-void assign(const char* what,
-            const py::array_t<double, py::array::c_style | py::array::forcecast>& values,
-            double* out, long rows, long columns = 0);
+// Copies the `count` values of `values` (already shape-checked) to `out`.
+void assign(const py::array_t<double, py::array::c_style | py::array::forcecast>& values,
+            double* out, long count);
 
 }  // namespace pliant::python

@@ -130,6 +130,40 @@ py::tuple rollout(const ModelPtr& model, const py::handle& qpos0_in, const py::h
   return py::make_tuple(qpos, qvel);
 }
 
+// Where one of Data's arrays lives: its first value, rows and columns (0: a
+// vector of `rows` values).
+struct Block {
+  double* values;
+  long rows, columns;
+};
+
+enum class Access {
+  kAssignable,  // a view, and `data.NAME = array` copies a whole array in
+  kView,        // a view; the property itself cannot be assigned
+  kReadOnly,    // a view numpy refuses to write through
+};
+
+// Defines property `name` of pliant.Data over the block `locate` finds.
+template <typename Locate>
+void def_array(py::class_<PyData>& cls, const char* name, Locate locate, Access access) {
+  const auto get = [locate, access](py::object self) {
+    const Block b = locate(self.cast<PyData&>());
+    py::array_t<double> a = view(self, b.values, b.rows, b.columns);
+    if (access == Access::kReadOnly) a.attr("flags").attr("writeable") = false;
+    return a;
+  };
+  if (access != Access::kAssignable) {
+    cls.def_property_readonly(name, get);
+    return;
+  }
+  cls.def_property(name, get, [locate, name](PyData& d, const py::handle& value) {
+    const Block b = locate(d);
+    std::vector<long> shape{b.rows};
+    if (b.columns) shape.push_back(b.columns);
+    assign(checked(name, value, shape), b.values, b.rows * (b.columns ? b.columns : 1));
+  });
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_pliant, mod) {
@@ -198,125 +232,60 @@ PYBIND11_MODULE(_pliant, mod) {
         py::arg("name_or_id"));
   }
 
-  py::class_<PyData>(mod, "Data", "The state and every stage's results of one simulation")
-      .def(py::init([](const ModelPtr& m) { return new PyData(m); }), py::arg("model").none(false))
+  py::class_<PyData> data(mod, "Data", "The state and every stage's results of one simulation");
+  data.def(py::init([](const ModelPtr& m) { return new PyData(m); }), py::arg("model").none(false))
       .def_property(
           "time", [](const PyData& d) { return d.data.time; },
           [](PyData& d, double t) { d.data.time = t; })
       .def_property_readonly("model", [](const PyData& d) { return d.model; })
-      // Views of the engine's memory: writes take effect at the next step.
-      .def_property(
-          "qpos",
-          [](py::object self) {
-            PyData& d = self.cast<PyData&>();
-            return view(self, d.data.qpos.data(), d.data.qpos.size());
-          },
-          [](PyData& d, const py::handle& v) {
-            assign("qpos", checked("qpos", v, {d.data.qpos.size()}), d.data.qpos.data(),
-                   d.data.qpos.size());
-          })
-      .def_property(
-          "qvel",
-          [](py::object self) {
-            PyData& d = self.cast<PyData&>();
-            return view(self, d.data.qvel.data(), d.data.qvel.size());
-          },
-          [](PyData& d, const py::handle& v) {
-            assign("qvel", checked("qvel", v, {d.data.qvel.size()}), d.data.qvel.data(),
-                   d.data.qvel.size());
-          })
-      .def_property(
-          "act",
-          [](py::object self) {
-            PyData& d = self.cast<PyData&>();
-            return view(self, d.data.act.data(), d.data.act.size());
-          },
-          [](PyData& d, const py::handle& v) {
-            assign("act", checked("act", v, {d.data.act.size()}), d.data.act.data(),
-                   d.data.act.size());
-          })
-      .def_property(
-          "ctrl",
-          [](py::object self) {
-            PyData& d = self.cast<PyData&>();
-            return view(self, d.data.ctrl.data(), d.data.ctrl.size());
-          },
-          [](PyData& d, const py::handle& v) {
-            assign("ctrl", checked("ctrl", v, {d.data.ctrl.size()}), d.data.ctrl.data(),
-                   d.data.ctrl.size());
-          })
-      .def_property(
-          "qfrc_applied",
-          [](py::object self) {
-            PyData& d = self.cast<PyData&>();
-            return view(self, d.data.qfrc_applied.data(), d.data.qfrc_applied.size());
-          },
-          [](PyData& d, const py::handle& v) {
-            assign("qfrc_applied", checked("qfrc_applied", v, {d.data.qfrc_applied.size()}),
-                   d.data.qfrc_applied.data(), d.data.qfrc_applied.size());
-          })
-      .def_property(
-          "mocap_pos",
-          [](py::object self) {
-            PyData& d = self.cast<PyData&>();
-            return view(self, d.data.mocap_pos.empty() ? nullptr : d.data.mocap_pos[0].data(),
-                        static_cast<long>(d.data.mocap_pos.size()), 3);
-          },
-          [](PyData& d, const py::handle& v) {
-            const long n = static_cast<long>(d.data.mocap_pos.size());
-            assign("mocap_pos", checked("mocap_pos", v, {n, 3}),
-                   n ? d.data.mocap_pos[0].data() : nullptr, n, 3);
-          })
-      .def_property(
-          "mocap_quat",
-          [](py::object self) {
-            PyData& d = self.cast<PyData&>();
-            return view(self, d.mocap_quat.data(), d.mocap_quat.rows(), 4);
-          },
-          [](PyData& d, const py::handle& v) {
-            assign("mocap_quat", checked("mocap_quat", v, {d.mocap_quat.rows(), 4}),
-                   d.mocap_quat.data(), d.mocap_quat.rows(), 4);
-          })
-      .def_property(
-          "xfrc_applied",
-          [](py::object self) {
-            PyData& d = self.cast<PyData&>();
-            return view(self, d.xfrc_applied.data(), d.xfrc_applied.rows(), 6);
-          },
-          [](PyData& d, const py::handle& v) {
-            assign("xfrc_applied", checked("xfrc_applied", v, {d.xfrc_applied.rows(), 6}),
-                   d.xfrc_applied.data(), d.xfrc_applied.rows(), 6);
-          })
-      // Results (read them; writing them changes nothing the step reads).
-      .def_property_readonly("qacc",
-                             [](py::object self) {
-                               PyData& d = self.cast<PyData&>();
-                               return view(self, d.data.qacc.data(), d.data.qacc.size());
-                             })
-      .def_property_readonly("xpos",
-                             [](py::object self) {
-                               PyData& d = self.cast<PyData&>();
-                               return view(self, d.data.xpos[0].data(),
-                                           static_cast<long>(d.data.xpos.size()), 3);
-                             })
-      // A mirror (w, x, y, z) refreshed after each step: read-only, so a
-      // write is an error rather than lost.
-      .def_property_readonly("xquat",
-                             [](py::object self) {
-                               PyData& d = self.cast<PyData&>();
-                               py::array_t<double> a =
-                                   view(self, d.xquat.data(), d.xquat.rows(), 4);
-                               a.attr("flags").attr("writeable") = false;
-                               return a;
-                             })
-      .def_property_readonly("sensordata",
-                             [](py::object self) {
-                               PyData& d = self.cast<PyData&>();
-                               return view(self, d.data.sensordata.data(),
-                                           d.data.sensordata.size());
-                             })
       .def_property_readonly(
           "ncon", [](const PyData& d) { return static_cast<int>(d.data.contacts.size()); });
+  const auto vector = [](VectorXd Data::*field) {
+    return [field](PyData& d) { return Block{(d.data.*field).data(), (d.data.*field).size(), 0}; };
+  };
+  // Inputs: views of the engine's memory (the mirrors for mocap_quat and
+  // xfrc_applied); writes take effect at the next step.
+  def_array(data, "qpos", vector(&Data::qpos), Access::kAssignable);
+  def_array(data, "qvel", vector(&Data::qvel), Access::kAssignable);
+  def_array(data, "act", vector(&Data::act), Access::kAssignable);
+  def_array(data, "ctrl", vector(&Data::ctrl), Access::kAssignable);
+  def_array(data, "qfrc_applied", vector(&Data::qfrc_applied), Access::kAssignable);
+  def_array(
+      data, "mocap_pos",
+      [](PyData& d) {
+        const long n = static_cast<long>(d.data.mocap_pos.size());
+        return Block{n ? d.data.mocap_pos[0].data() : nullptr, n, 3};
+      },
+      Access::kAssignable);
+  def_array(
+      data, "mocap_quat",
+      [](PyData& d) {
+        return Block{d.mocap_quat.data(), d.mocap_quat.rows(), 4};
+      },
+      Access::kAssignable);
+  def_array(
+      data, "xfrc_applied",
+      [](PyData& d) {
+        return Block{d.xfrc_applied.data(), d.xfrc_applied.rows(), 6};
+      },
+      Access::kAssignable);
+  // Results: views of what the last step computed.
+  def_array(data, "qacc", vector(&Data::qacc), Access::kView);
+  def_array(data, "sensordata", vector(&Data::sensordata), Access::kView);
+  def_array(
+      data, "xpos",
+      [](PyData& d) {
+        return Block{d.data.xpos[0].data(), static_cast<long>(d.data.xpos.size()), 3};
+      },
+      Access::kView);
+  // A mirror (w, x, y, z) refreshed after each step: read-only, so a write
+  // is an error rather than lost.
+  def_array(
+      data, "xquat",
+      [](PyData& d) {
+        return Block{d.xquat.data(), d.xquat.rows(), 4};
+      },
+      Access::kReadOnly);
 
   mod.def(
       "step",
