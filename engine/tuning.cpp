@@ -34,18 +34,8 @@ ContactPrediction predict_contact(const SolRef& solref_in, const SolImp& solimp_
                " s, so the contact is softer than asked (lower the timestep to get it)";
     }
   }
-  // Resting depth: the fixed point of d(r)^2 K r = (1 - d(r)) g. d rises with
-  // depth, so iterate from the deep-contact value.
-  double depth = 0, d = solimp.dmax;
-  for (int i = 0; i < 100; ++i) {
-    d = impedance(solimp, depth).d;
-    const double next = (1 - d) * gravity / (d * d * kb.K);
-    if (std::abs(next - depth) <= 1e-15 * std::max(1.0, next)) {
-      depth = next;
-      break;
-    }
-    depth = next;
-  }
+  const double depth = resting_depth(solref, solimp, timestep, gravity, {}, refsafe);
+  const double d = impedance(solimp, depth).d;
   p.resting_depth = depth;
   p.resting_impedance = d;
   p.stiffness = d * d * kb.K;
@@ -64,6 +54,33 @@ ContactPrediction predict_contact(const SolRef& solref_in, const SolImp& solimp_
 }
 
 ContactDesign design_contact(const ContactTarget& t) {
+  if (t.impact_speed) {
+    if (!t.restitution || !t.depth || t.damping_ratio || t.stiffness || t.damping) {
+      throw std::invalid_argument(
+          "an impact design needs --restitution and --depth (not a damping ratio, stiffness "
+          "or damping)");
+    }
+    if (t.max_penetration && !(*t.max_penetration > 0)) {
+      throw std::invalid_argument("the maximum penetration must be positive (m)");
+    }
+    ImpactTarget it;
+    it.restitution = *t.restitution;
+    it.depth = *t.depth;
+    it.speed = *t.impact_speed;
+    it.max_penetration = t.max_penetration.value_or(0);
+    it.timestep = t.timestep;
+    it.gravity = t.gravity;
+    it.cone = t.cone;
+    ContactDesign design;
+    design.impact = design_impact(it);
+    design.solref = design.impact->solref;
+    design.solimp = design.impact->solimp;
+    design.prediction = predict_contact(design.solref, design.solimp, t.timestep, t.gravity);
+    return design;
+  }
+  if (t.max_penetration) {
+    throw std::invalid_argument("a maximum penetration needs an impact speed");
+  }
   if (t.dmin <= 0 || t.dmax >= 1 || t.dmin > t.dmax) {
     throw std::invalid_argument("impedance needs 0 < dmin <= dmax < 1");
   }
@@ -103,36 +120,31 @@ ContactDesign design_contact(const ContactTarget& t) {
   return design;
 }
 
-// Presets from physical targets (classic advice: bouncy materials want a
-// low damping ratio, soft ones a deeper resting depth and a lower impedance
-// so the spring, not the impedance, carries the load).
+// Presets from physical targets, each designed for an impact speed and a
+// maximum penetration at MuJoCo's default 2 ms timestep.
 const std::vector<MaterialPreset>& material_presets() {
   static const std::vector<MaterialPreset> presets = [] {
-    auto make = [](const char* name, const char* description, double restitution_or_zeta,
-                   bool is_restitution, double depth, double dmin, double dmax) {
-      ContactTarget t;
-      if (is_restitution) {
-        t.restitution = restitution_or_zeta;
-      } else {
-        t.damping_ratio = restitution_or_zeta;
-      }
+    auto make = [](const char* name, const char* description, double restitution, double depth,
+                   double speed, double max_penetration) {
+      ImpactTarget t;
+      t.restitution = restitution;
       t.depth = depth;
-      t.dmin = dmin;
-      t.dmax = dmax;
-      const ContactDesign d = design_contact(t);
-      return MaterialPreset{name, description, d.solref, d.solimp};
+      t.speed = speed;
+      t.max_penetration = max_penetration;
+      const ImpactDesign d = design_impact(t);
+      return MaterialPreset{name, description, d.solref, d.solimp, t};
     };
     return std::vector<MaterialPreset>{
         {"default", "MuJoCo's defaults: critically damped, 20 ms time constant", SolRef{0.02, 1},
-         SolImp{0.9, 0.95, 0.001, 0.5, 2}},
-        make("soft rubber", "bouncy and soft: restitution 0.8, sinks 2 mm at rest", 0.8, true,
-             0.002, 0.5, 0.8),
-        make("stiff rubber", "firm, moderate bounce: restitution 0.5, sinks 0.2 mm", 0.5, true,
-             0.0002, 0.9, 0.95),
-        make("metal", "hard, no bounce: critically damped, sinks 0.01 mm", 1.0, false, 1e-5, 0.95,
-             0.99),
-        make("cushioning foam", "soft and overdamped (ratio 2): sinks 2 cm, never bounces", 2.0,
-             false, 0.02, 0.5, 0.9),
+         SolImp{0.9, 0.95, 0.001, 0.5, 2}, std::nullopt},
+        make("soft rubber", "bouncy: restitution 0.8 at 2 m/s, rests 2 mm deep, under 10 mm", 0.8,
+             0.002, 2, 0.01),
+        make("stiff rubber", "restitution 0.5 at 2 m/s, rests 0.5 mm deep, under 5 mm", 0.5, 0.0005,
+             2, 0.005),
+        make("metal", "hard, no bounce at 1 m/s: rests 0.1 mm deep, under 2 mm", 0, 0.0001, 1,
+             0.002),
+        make("cushioning foam", "absorbs 2 m/s without a bounce: rests 1 cm deep, under 4 cm", 0,
+             0.01, 2, 0.04),
     };
   }();
   return presets;

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "../model/solver_params.h"
+#include "impact.h"
 
 namespace pliant {
 
@@ -53,25 +54,35 @@ struct ContactTarget {
   double dmin = 0.9, dmax = 0.95;       // how hard the impedance ramps with depth
   double timestep = 0.002;              // s
   double gravity = 9.81;                // m/s^2
+  // Impact design (impact.h): the restitution holds at this speed (m/s),
+  // and the penetration stays under the bound (m) there.
+  std::optional<double> impact_speed, max_penetration;
+  ContactCone cone;
 };
 
 struct ContactDesign {
   SolRef solref;
   SolImp solimp;
-  ContactPrediction prediction;
+  ContactPrediction prediction;        // closed form, at rest
+  std::optional<ImpactDesign> impact;  // with an impact speed: the stepped drop
 };
 
 // The solref/solimp for a target. Throws std::invalid_argument with a
-// sentence when the target is contradictory or out of range.
+// sentence when the target is contradictory or out of range. With an impact
+// speed, the design is design_impact's (restitution and depth required).
 ContactDesign design_contact(const ContactTarget& target);
 
 struct MaterialPreset {
   std::string name, description;
   SolRef solref;
   SolImp solimp;
+  // What it was designed for at a 2 ms timestep (none for "default").
+  std::optional<ImpactTarget> target;
 };
 
-// soft rubber, stiff rubber, metal, cushioning foam, default.
+// default, soft rubber, stiff rubber, metal, cushioning foam; all but the
+// default designed by design_impact for an impact speed and a maximum
+// penetration each. Designed on first use (about a second).
 const std::vector<MaterialPreset>& material_presets();
 
 // Restitution <-> damping ratio of a linear spring-damper.

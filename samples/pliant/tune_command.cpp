@@ -17,13 +17,64 @@ namespace {
 
 struct TuneOptions {
   std::optional<double> restitution, damping_ratio, depth, stiffness, damping;
+  std::optional<double> impact_speed, max_penetration;
   double mass = 1, timestep = 0.002, gravity = 9.81, dmin = 0.9, dmax = 0.95;
-  std::string solref, solimp, preset, png;
+  double friction = 1, impratio = 1;
+  std::string solref, solimp, preset, png, cone = "pyramidal";
   bool list = false;
 };
 
+ContactCone cone_of(const TuneOptions& o) {
+  return {o.cone == "pyramidal", o.friction, o.impratio};
+}
+
+// Impact speeds of the stepped-drop table (m/s).
+constexpr double kTableSpeeds[] = {0.25, 0.5, 1, 2, 5};
+
+// What the contact does when a body reaches the surface at each speed,
+// stepped at the timestep as the engine steps it.
+void print_drop_table(const SolRef& solref, const SolImp& solimp, const TuneOptions& o) {
+  std::printf("  stepped drops at %g s (the surface reached at a step's start):\n", o.timestep);
+  std::printf("    speed (m/s)      ");
+  for (double v : kTableSpeeds) std::printf("%9g", v);
+  std::printf("\n    restitution      ");
+  for (double v : kTableSpeeds) {
+    const ImpactPrediction p =
+        simulate_impact(solref, solimp, o.timestep, o.gravity, v, 0, cone_of(o));
+    std::printf("%9.3f", p.restitution);
+  }
+  std::printf("\n    penetration (mm) ");
+  for (double v : kTableSpeeds) {
+    const ImpactPrediction p =
+        simulate_impact(solref, solimp, o.timestep, o.gravity, v, 0, cone_of(o));
+    std::printf("%9.3g", 1000 * p.max_penetration);
+  }
+  std::printf("\n");
+}
+
+// Each target next to its prediction; returns false when one gave way.
+bool print_impact_targets(const ImpactTarget& t, const ImpactDesign& d) {
+  std::printf("  target            asked        predicted (stepped at %g s)\n", t.timestep);
+  std::printf(
+      "  restitution       %-12.4g %.4f at %g m/s (%.3f to %.3f when the surface is "
+      "reached mid-step)\n",
+      t.restitution, d.at_speed.restitution, t.speed, d.restitution_low, d.restitution_high);
+  std::printf("  resting depth     %-12.4g %.6g m\n", t.depth, d.resting_depth);
+  if (t.max_penetration > 0) {
+    std::printf("  max penetration   %-12.4g %.4g m (up to %.4g m mid-step)\n", t.max_penetration,
+                d.at_speed.max_penetration, d.penetration_worst);
+  } else {
+    std::printf("  max penetration   (none)       %.4g m (up to %.4g m mid-step)\n",
+                d.at_speed.max_penetration, d.penetration_worst);
+  }
+  for (const std::string& s : d.gave_way) std::printf("  GAVE WAY: %s\n", s.c_str());
+  for (const std::string& s : d.gave_way)
+    std::fprintf(stderr, "warning: gave way: %s\n", s.c_str());
+  return d.gave_way.empty();
+}
+
 void print_prediction(const SolRef& solref, const SolImp& solimp, const ContactPrediction& p) {
-  std::printf("solref=\"%.6g %.6g\" solimp=\"%.6g %.6g %.6g %.6g %.6g\"\n", solref.timeconst,
+  std::printf("solref=\"%.9g %.9g\" solimp=\"%.9g %.9g %.9g %.9g %.9g\"\n", solref.timeconst,
               solref.dampratio, solimp.dmin, solimp.dmax, solimp.width, solimp.midpoint,
               solimp.power);
   std::printf("  stiffness      %.6g 1/s^2 per unit mass (times the mass for N/m)\n", p.stiffness);
@@ -61,8 +112,8 @@ runner::RunResult predicted_curves(const SolRef& solref, const SolImp& solimp, d
     r.series[0].values.push_back(x);
     double a = -gravity;
     if (x < 0) {
-      const double d = impedance(s, x).d;
-      a = (1 - d) * a + d * (-kb.B * v - kb.K * d * x);
+      const double d = impedance(s, x).d, aref = -kb.B * v - kb.K * d * x;
+      if (aref > a) a = (1 - d) * a + d * aref;  // the contact pushes, never pulls
     }
     v += timestep * a;
     x += timestep * v;
@@ -74,11 +125,20 @@ runner::RunResult predicted_curves(const SolRef& solref, const SolImp& solimp, d
   return r;
 }
 
+void write_png(const SolRef& solref, const SolImp& solimp, const TuneOptions& o);
+
 void run_tune(const TuneOptions& o) {
+  if (o.cone != "pyramidal" && o.cone != "elliptic") {
+    throw std::invalid_argument("--cone is pyramidal or elliptic, not '" + o.cone + "'");
+  }
+  if (!(o.friction > 0) || !(o.impratio >= 1)) {
+    throw std::invalid_argument("--friction must be positive and --impratio at least 1");
+  }
   if (o.list) {
     for (const MaterialPreset& p : material_presets()) {
       std::printf("%s: %s\n", p.name.c_str(), p.description.c_str());
       print_prediction(p.solref, p.solimp, predict_contact(p.solref, p.solimp, o.timestep));
+      print_drop_table(p.solref, p.solimp, o);
     }
     return;
   }
@@ -117,12 +177,33 @@ void run_tune(const TuneOptions& o) {
     t.dmax = o.dmax;
     t.timestep = o.timestep;
     t.gravity = o.gravity;
+    t.impact_speed = o.impact_speed;
+    t.max_penetration = o.max_penetration;
+    t.cone = cone_of(o);
     const ContactDesign design = design_contact(t);
     solref = design.solref;
     solimp = design.solimp;
     prediction = design.prediction;
+    if (design.impact) {
+      print_prediction(solref, solimp, prediction);
+      ImpactTarget it;
+      it.restitution = *t.restitution;
+      it.depth = *t.depth;
+      it.speed = *t.impact_speed;
+      it.max_penetration = t.max_penetration.value_or(0);
+      it.timestep = t.timestep;
+      if (!print_impact_targets(it, *design.impact)) set_exit_code(1);
+      print_drop_table(solref, solimp, o);
+      write_png(solref, solimp, o);
+      return;
+    }
   }
   print_prediction(solref, solimp, prediction);
+  print_drop_table(solref, solimp, o);
+  write_png(solref, solimp, o);
+}
+
+void write_png(const SolRef& solref, const SolImp& solimp, const TuneOptions& o) {
   if (!o.png.empty()) {
     if (!runner::write_plot_png(predicted_curves(solref, solimp, o.timestep, o.gravity), o.png)) {
       throw std::invalid_argument("cannot write " + o.png);
@@ -151,6 +232,14 @@ void add_tune_command(CLI::App& app) {
   optional("--depth", o.depth, "Resting penetration under gravity (m)");
   optional("--stiffness", o.stiffness, "Contact stiffness (N/m), with --mass: direct solref");
   optional("--damping", o.damping, "Contact damping (N s/m), with --mass");
+  optional("--impact-speed", o.impact_speed,
+           "Speed (m/s) at which the restitution must hold: designs solref and the whole "
+           "solimp by stepping the drop");
+  optional("--max-penetration", o.max_penetration,
+           "With --impact-speed: the deepest the body may sink at that speed (m)");
+  cmd->add_option("--cone", o.cone, "Friction cone the contact uses: pyramidal or elliptic");
+  cmd->add_option("--friction", o.friction, "Sliding friction of the pair (pyramidal cones)");
+  cmd->add_option("--impratio", o.impratio, "The model's impratio (pyramidal cones)");
   cmd->add_option("--mass", o.mass, "Mass the contact carries (kg)")->check(CLI::PositiveNumber);
   cmd->add_option("--timestep", o.timestep, "Simulation timestep (s)")->check(CLI::PositiveNumber);
   cmd->add_option("--gravity", o.gravity, "Gravity (m/s^2)");

@@ -65,27 +65,18 @@ TEST(Tuning, BadTargetsSayWhy) {
   EXPECT_THROW(design_contact(t), std::invalid_argument);
 }
 
-TEST(Tuning, PresetsPredictWhatTheySay) {
-  struct Expected {
-    const char* name;
-    double restitution, depth;
-  };
-  const Expected expected[] = {{"soft rubber", 0.8, 0.002},
-                               {"stiff rubber", 0.5, 0.0002},
-                               {"metal", 0.0, 1e-5},
-                               {"cushioning foam", 0.0, 0.02}};
-  for (const Expected& e : expected) {
-    bool found = false;
-    for (const MaterialPreset& p : material_presets()) {
-      if (p.name != e.name) continue;
-      found = true;
-      const ContactPrediction c = predict_contact(p.solref, p.solimp, 0.002);
-      EXPECT_NEAR(c.restitution, e.restitution, 1e-9) << p.name;
-      EXPECT_NEAR(c.resting_depth, e.depth, 1e-9 * e.depth) << p.name;
-      EXPECT_FALSE(c.refsafe_clamped) << p.name;
-    }
-    EXPECT_TRUE(found) << e.name;
+// The closed form agrees with each designed preset's resting depth; the
+// stepped targets are checked in the engine by Impact.PresetsMeetTheirOwnTargets.
+TEST(Tuning, PresetsRestWhereTheyWereDesignedTo) {
+  int designed = 0;
+  for (const MaterialPreset& p : material_presets()) {
+    const ContactPrediction c = predict_contact(p.solref, p.solimp, 0.002);
+    EXPECT_FALSE(c.refsafe_clamped) << p.name;
+    if (!p.target) continue;
+    ++designed;
+    EXPECT_NEAR(c.resting_depth, p.target->depth, 1e-9 * p.target->depth) << p.name;
   }
+  EXPECT_EQ(designed, 4);
 }
 
 }  // namespace
