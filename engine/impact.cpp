@@ -114,6 +114,7 @@ double resting_depth(const SolRef& solref_in, const SolImp& solimp_in, double ti
   };
   double lo = 0, hi = 1e-3;
   while (excess(hi) < 0 && hi < 1e6) hi *= 2;
+  if (excess(hi) < 0) return std::numeric_limits<double>::infinity();  // no stiffness
   for (int i = 0; i < 200 && hi - lo > 1e-15 * hi; ++i) {
     const double mid = 0.5 * (lo + hi);
     (excess(mid) < 0 ? lo : hi) = mid;

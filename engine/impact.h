@@ -47,7 +47,8 @@ ImpactPrediction simulate_impact(const SolRef& solref, const SolImp& solimp, dou
 
 // The depth where the contact carries gravity: d(x)^2 K x = (1 - d'(x)) g,
 // found by bisection (exactly: d' d K x = (1 - d') g; the left side grows with
-// depth, the right side shrinks).
+// depth, the right side shrinks). Infinity when nothing carries the load
+// within 1e6 m (a contact without stiffness).
 double resting_depth(const SolRef& solref, const SolImp& solimp, double timestep, double gravity,
                      const ContactCone& cone = {}, bool refsafe = true);
 

@@ -62,6 +62,7 @@ class App {
   void simulate();
   void simulate_frame();
   void step_once();
+  void follow_selected_contact();
   void resync_clock();
 
   // Drawing.
@@ -306,6 +307,24 @@ void App::step_once() {
   apply_perturbation(state_.perturbation, model, data);
   step(model, data);
   state_.history.record(model, data);
+  follow_selected_contact();
+}
+
+// A selected body without a selected contact: the contact inspector takes
+// the body's first contact as soon as it touches something, so an impact
+// can be inspected while it happens.
+void App::follow_selected_contact() {
+  Highlight& highlight = state_.highlight;
+  if (highlight.body < 0 || highlight.contact >= 0) return;
+  const Model& model = *state_.model;
+  const auto& contacts = state_.data->contacts;
+  for (int c = 0; c < static_cast<int>(contacts.size()); ++c) {
+    if (model.geoms.body[contacts[c].geom1] == highlight.body ||
+        model.geoms.body[contacts[c].geom2] == highlight.body) {
+      highlight.contact = c;
+      return;
+    }
+  }
 }
 
 void App::simulate() {

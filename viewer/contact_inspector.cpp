@@ -6,7 +6,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "engine/body_motion.h"
 #include "engine/constraint/impedance.h"
+#include "engine/impact.h"
 #include "viewer/contact_forces.h"
 #include "viewer/panels.h"
 
@@ -63,9 +65,15 @@ void plot_impedance(const SolImp& raw, double violation, bool has_violation) {
   ImGui::Dummy(size);
 }
 
+// The cone a contact's normal row sees (impact.h): pyramidal cones with
+// condim > 1 rescale the normal impedance by friction and impratio.
+ContactCone cone_of(const Model& model, int condim, double friction) {
+  return {model.options.cone == Cone::kPyramidal && condim > 1, friction, model.options.impratio};
+}
+
 // Numbers derived from solref/solimp: reference spring and resting depth.
 void derived_numbers(const Model& model, const SolRef& solref, const SolImp& raw_solimp,
-                     double violation, bool has_violation) {
+                     double violation, bool has_violation, const ContactCone& cone) {
   const Options& o = model.options;
   const SolImp solimp = sanitize(raw_solimp);
   const SpringDamper spring =
@@ -86,11 +94,38 @@ void derived_numbers(const Model& model, const SolRef& solref, const SolImp& raw
     }
   }
   const double g = model.options.gravity.norm();
-  const double depth = predicted_resting_depth(solref, raw_solimp, g, o.timestep, o.flags.refsafe);
+  const double depth = resting_depth(solref, raw_solimp, o.timestep, g, cone, o.flags.refsafe);
   ImGui::Text("predicted resting depth %.4g mm (g = %.3g)", 1000 * depth, g);
-  ImGui::TextDisabled(solref.timeconst > 0
-                          ? "  one contact: r = g (1-d) (tc dr)^2 (dmax/d)^2, d = d(r)"
-                          : "  one contact: r = g (1-d) / stiffness (dmax/d)^2, d = d(r)");
+  ImGui::TextDisabled("  one contact carrying a body: d' d K r = (1 - d') g, d = d(r)");
+}
+
+// Normal velocity of geom2 relative to geom1 at the contact point (m/s,
+// negative when they approach).
+double normal_speed(const Model& model, const Data& data, const Contact& contact) {
+  auto point_velocity = [&](int geom) {
+    const Vector6d v = object_velocity(model, data, ObjectType::kGeom, geom, false);
+    const Vector3d origin = object_frame(model, data, ObjectType::kGeom, geom).pos;
+    return Vector3d(v.tail<3>() + v.head<3>().cross(contact.pos - origin));
+  };
+  const Vector3d n = contact.frame.row(0).transpose();
+  return n.dot(point_velocity(contact.geom2) - point_velocity(contact.geom1));
+}
+
+// What this contact would do to a body hitting it at the current normal
+// speed: the stepped one-contact prediction of `pliant tune`.
+void predicted_impact(const Model& model, const Data& data, const Contact& contact,
+                      const ContactCone& cone) {
+  const double speed = -normal_speed(model, data, contact);
+  const double g = model.options.gravity.norm();
+  if (!(speed > 1e-3)) {
+    ImGui::Text("normal speed %.3g m/s: not approaching", -speed);
+    return;
+  }
+  const ImpactPrediction p =
+      simulate_impact(contact.solref, contact.solimp, model.options.timestep, g, speed, 0, cone);
+  ImGui::Text("impact at %.3g m/s: restitution %.3f", speed, p.restitution);
+  ImGui::Text("  sinks %.3g mm", 1000 * p.max_penetration);
+  ImGui::TextDisabled("  predicted: one contact, stepped (pliant tune)");
 }
 
 // Editors for solref and solimp; true when a value changed.
@@ -192,7 +227,9 @@ void inspect_contact(ViewerState& state, int c) {
               contact.solref.dampratio, contact.solimp.dmin, contact.solimp.dmax,
               contact.solimp.width, contact.solimp.midpoint, contact.solimp.power);
   plot_impedance(contact.solimp, violation, true);
-  derived_numbers(model, contact.solref, contact.solimp, violation, true);
+  const ContactCone cone = cone_of(model, contact.dim, contact.friction[0]);
+  derived_numbers(model, contact.solref, contact.solimp, violation, true, cone);
+  predicted_impact(model, *state.data, contact, cone);
   ImGui::Separator();
   static int target = kEditBoth;
   ImGui::TextUnformatted("edit:");
@@ -226,34 +263,14 @@ void inspect_geom(ViewerState& state, int g) {
     has_violation = true;
   }
   plot_impedance(model.geoms.solimp[g], violation, has_violation);
-  derived_numbers(model, model.geoms.solref[g], model.geoms.solimp[g], violation, has_violation);
+  derived_numbers(model, model.geoms.solref[g], model.geoms.solimp[g], violation, has_violation,
+                  cone_of(model, model.geoms.condim[g], model.geoms.friction[g][0]));
   SolRef solref = model.geoms.solref[g];
   SolImp solimp = model.geoms.solimp[g];
   if (edit_parameters(solref, solimp)) write_geom_parameters(model, g, solref, solimp);
 }
 
 }  // namespace
-
-double predicted_resting_depth(const SolRef& raw_solref, const SolImp& raw_solimp, double gravity,
-                               double timestep, bool refsafe) {
-  const SolImp solimp = sanitize(raw_solimp);
-  const SpringDamper spring =
-      reference_spring(sanitize(raw_solref), solimp.dmax, timestep, refsafe);
-  if (!(spring.K > 0) || gravity <= 0) return 0;
-  // Bisection on f(r) = r - g (1 - d) / (K d^2): f(0) < 0 and f grows with r.
-  auto excess = [&](double r) {
-    const double d = impedance(solimp, r).d;
-    return r - gravity * (1 - d) / (spring.K * d * d);
-  };
-  double lo = 0,
-         hi = std::max(1e-9, gravity * (1 - solimp.dmin) / (spring.K * solimp.dmin * solimp.dmin));
-  while (excess(hi) < 0 && hi < 1e3) hi *= 2;
-  for (int i = 0; i < 100; ++i) {
-    const double r = (lo + hi) / 2;
-    (excess(r) > 0 ? hi : lo) = r;
-  }
-  return (lo + hi) / 2;
-}
 
 void draw_contact_inspector(ViewerState& state) {
   if (state.model == nullptr) return;
