@@ -46,6 +46,8 @@ struct Candidate {
   ImpactPrediction at_speed;
   double restitution_error = std::numeric_limits<double>::infinity();
   double violation = std::numeric_limits<double>::infinity();  // penetration over the aim, m
+  // Worst over the other phases of max(|e - e*| / (5 % of e*, at least
+  // 0.005), penetration / bound): at most 1 where every phase holds.
   double spread = std::numeric_limits<double>::infinity();
 };
 
@@ -239,10 +241,13 @@ ImpactDesign design_impact(const ImpactTarget& t) {
     }
     if (c.violation == 0 && c.restitution_error < 1e-3) {
       c.spread = 0;
+      const double tol = 0.05 * std::max(t.restitution, 0.1);
       for (int k = 1; k < kPhases; ++k) {
         const ImpactPrediction p =
             simulate_impact(c.solref, c.solimp, h, g, t.speed, double(k) / kPhases, t.cone);
-        c.spread = std::max(c.spread, std::abs(p.restitution - t.restitution));
+        double score = std::abs(p.restitution - t.restitution) / tol;
+        if (bounded) score = std::max(score, p.max_penetration / t.max_penetration);
+        c.spread = std::max(c.spread, score);
       }
     }
     if (better(c, best)) best = c;

@@ -83,7 +83,7 @@ void print_prediction(const SolRef& solref, const SolImp& solimp, const ContactP
   std::printf("  natural period %.6g s\n", p.natural_period);
   std::printf("  resting depth  %.6g m under %.4g m/s^2 (impedance %.4g there)\n", p.resting_depth,
               9.81, p.resting_impedance);
-  std::printf("  restitution    %.4g (normal impact)\n", p.restitution);
+  std::printf("  restitution    %.4g (closed form: linear spring-damper at rest)\n", p.restitution);
   std::printf("  settling time  %.6g s (to 2 %%)\n", p.settling_time);
   if (p.refsafe_clamped) std::printf("  note: %s\n", p.note.c_str());
 }
