@@ -36,6 +36,7 @@ set(PLIANT_PUBLIC_HEADERS
   engine/constraint/impedance.h
   engine/data.h
   engine/forward.h
+  engine/impact.h
   engine/load.h
   engine/profile.h
   engine/ray.h

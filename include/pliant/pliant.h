@@ -11,10 +11,12 @@
 // Model (model/model.h) is the compiled, immutable model; Data
 // (engine/data.h) the state and every stage's results, sensordata included
 // (model/sensor_types.h names each sensor type); forward.h the step; ray.h
-// ray casting; tuning.h the contact design helpers behind `pliant tune`.
+// ray casting; tuning.h the contact design helpers behind `pliant tune`,
+// impact.h the stepped impact prediction and design they use.
 
 #include "engine/data.h"
 #include "engine/forward.h"
+#include "engine/impact.h"
 #include "engine/load.h"
 #include "engine/ray.h"
 #include "engine/tuning.h"
