@@ -3,7 +3,9 @@
 #include <stb_image.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
 
@@ -22,6 +24,36 @@ struct LightData {
   bool directional = true;
   float cos_cutoff = -1, exponent = 0;
 };
+
+// The largest length the transform gives a unit vector.
+float max_scale(const Matrix4f& transform) {
+  const Eigen::Matrix3f m = transform.topLeftCorner<3, 3>();
+  return std::max({m.col(0).norm(), m.col(1).norm(), m.col(2).norm()});
+}
+
+// Level of detail from the radius an item covers, in pixels: the finest
+// tessellation (48 segments around) above 40 px, 20 segments above 10 px,
+// else 8.
+int detail_level(float pixels) { return pixels > 40 ? 0 : pixels > 10 ? 1 : 2; }
+
+// The six planes (a, b, c, d; inside where a x + b y + c z + d >= 0) of a
+// view-projection matrix's clip volume.
+std::array<Eigen::Vector4f, 6> frustum_planes(const Matrix4f& m) {
+  std::array<Eigen::Vector4f, 6> planes;
+  for (int i = 0; i < 3; ++i) {
+    planes[2 * i] = (m.row(3) + m.row(i)).transpose();
+    planes[2 * i + 1] = (m.row(3) - m.row(i)).transpose();
+  }
+  for (Eigen::Vector4f& p : planes) p /= std::max(p.head<3>().norm(), 1e-20f);
+  return planes;
+}
+
+bool outside(const std::array<Eigen::Vector4f, 6>& planes, const Vector3f& centre, float radius) {
+  for (const Eigen::Vector4f& p : planes) {
+    if (p.head<3>().dot(centre) + p.w() < -radius) return true;
+  }
+  return false;
+}
 
 // A camera matrix at `eye` looking along `forward`.
 Matrix4f look_along(const Vector3d& eye, const Vector3d& forward) {
@@ -152,11 +184,15 @@ Renderer::Renderer()
     : scene_(scene_vertex_shader(), scene_fragment_shader()),
       depth_(depth_vertex_shader(), depth_fragment_shader()),
       background_(background_vertex_shader(), background_fragment_shader()),
-      sphere_(make_sphere(48, 24)),
-      hemisphere_(make_hemisphere(48, 12)),
-      tube_(make_cylinder(48, false)),
-      cylinder_(make_cylinder(48, true)),
-      cone_(make_cone(32)),
+      sphere_{
+          {GpuMesh(make_sphere(48, 24)), GpuMesh(make_sphere(20, 10)), GpuMesh(make_sphere(8, 4))}},
+      hemisphere_{{GpuMesh(make_hemisphere(48, 12)), GpuMesh(make_hemisphere(20, 5)),
+                   GpuMesh(make_hemisphere(8, 2))}},
+      tube_{{GpuMesh(make_cylinder(48, false)), GpuMesh(make_cylinder(20, false)),
+             GpuMesh(make_cylinder(8, false))}},
+      cylinder_{{GpuMesh(make_cylinder(48, true)), GpuMesh(make_cylinder(20, true)),
+                 GpuMesh(make_cylinder(8, true))}},
+      cone_{{GpuMesh(make_cone(32)), GpuMesh(make_cone(16)), GpuMesh(make_cone(8))}},
       box_(make_box()),
       plane_(make_plane()),
       sky_top_(0.45f, 0.55f, 0.7f),
@@ -181,6 +217,11 @@ Renderer::Renderer()
   }
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glGenVertexArrays(1, &empty_vao_);
+  item_uniforms_ = {scene_.uniform("u_model"),     scene_.uniform("u_normal_matrix"),
+                    scene_.uniform("u_color"),     scene_.uniform("u_specular"),
+                    scene_.uniform("u_shininess"), scene_.uniform("u_emission"),
+                    scene_.uniform("u_lit"),       scene_.uniform("u_texture_mode"),
+                    scene_.uniform("u_tex_scale")};
 }
 
 Renderer::~Renderer() {
@@ -194,12 +235,21 @@ Renderer::~Renderer() {
 
 void Renderer::set_model(const Model& model) {
   model_meshes_.clear();
-  for (int m = 0; m < model.meshes.count(); ++m) {
-    model_meshes_.emplace_back(make_model_mesh(model, m));
-  }
+  model_mesh_radius_.clear();
+  auto add = [&](const MeshData& data) {
+    float radius = 0;
+    for (int v = 0; v < data.vertex_count(); ++v) {
+      radius = std::max(radius, Eigen::Vector3f(data.vertices[6 * v], data.vertices[6 * v + 1],
+                                                data.vertices[6 * v + 2])
+                                    .norm());
+    }
+    model_mesh_radius_.push_back(radius);
+    model_meshes_.emplace_back(data);
+  };
+  for (int m = 0; m < model.meshes.count(); ++m) add(make_model_mesh(model, m));
   // Height fields follow the meshes (DrawItem::mesh = nmesh + hfield id).
   for (int h = 0; h < model.hfields.count(); ++h) {
-    model_meshes_.emplace_back(make_hfield_mesh(model, h));
+    add(make_hfield_mesh(model, h));
   }
   for (GLuint t : textures_) {
     if (t != 0) glDeleteTextures(1, &t);
@@ -230,18 +280,18 @@ void Renderer::set_model(const Model& model) {
   }
 }
 
-const GpuMesh* Renderer::mesh_for(const DrawItem& item) const {
+const GpuMesh* Renderer::mesh_for(const DrawItem& item, int level) const {
   switch (item.shape) {
     case Shape::kSphere:
-      return &sphere_;
+      return &sphere_.level[level];
     case Shape::kHemisphere:
-      return &hemisphere_;
+      return &hemisphere_.level[level];
     case Shape::kTube:
-      return &tube_;
+      return &tube_.level[level];
     case Shape::kCylinder:
-      return &cylinder_;
+      return &cylinder_.level[level];
     case Shape::kCone:
-      return &cone_;
+      return &cone_.level[level];
     case Shape::kBox:
       return &box_;
     case Shape::kPlane:
@@ -255,7 +305,30 @@ const GpuMesh* Renderer::mesh_for(const DrawItem& item) const {
   return nullptr;
 }
 
-void Renderer::shadow_pass(const std::vector<DrawItem>& items, const Matrix4f& light_view_proj) {
+float Renderer::local_radius(const DrawItem& item) const {
+  switch (item.shape) {
+    case Shape::kSphere:
+    case Shape::kHemisphere:
+      return 1;
+    case Shape::kTube:
+    case Shape::kCylinder:
+    case Shape::kCone:
+      return std::numbers::sqrt2_v<float>;
+    case Shape::kBox:
+      return std::numbers::sqrt3_v<float>;
+    case Shape::kPlane:
+      return 0;
+    case Shape::kMesh:
+      if (item.mesh >= 0 && item.mesh < static_cast<int>(model_mesh_radius_.size())) {
+        return model_mesh_radius_[item.mesh];
+      }
+      return 0;
+  }
+  return 0;
+}
+
+void Renderer::shadow_pass(const std::vector<DrawItem>& items, const Matrix4f& light_view_proj,
+                           float texels_per_metre) {
   glBindFramebuffer(GL_FRAMEBUFFER, shadow_fbo_);
   glViewport(0, 0, shadow_size_, shadow_size_);
   glClear(GL_DEPTH_BUFFER_BIT);
@@ -268,7 +341,10 @@ void Renderer::shadow_pass(const std::vector<DrawItem>& items, const Matrix4f& l
   const GLint model_loc = depth_.uniform("u_model");
   for (const DrawItem& item : items) {
     if (!item.cast_shadow || item.color.w() < 0.5f) continue;
-    const GpuMesh* mesh = mesh_for(item);
+    // In the shadow map a shape is as fine as its size in texels needs,
+    // never the finest level.
+    const float texels = texels_per_metre * local_radius(item) * max_scale(item.transform);
+    const GpuMesh* mesh = mesh_for(item, std::max(1, detail_level(texels)));
     if (mesh == nullptr) continue;
     glUniformMatrix4fv(model_loc, 1, GL_FALSE, item.transform.data());
     mesh->draw();
@@ -276,18 +352,19 @@ void Renderer::shadow_pass(const std::vector<DrawItem>& items, const Matrix4f& l
   glDisable(GL_POLYGON_OFFSET_FILL);
 }
 
-void Renderer::draw_item(const DrawItem& item) {
-  const GpuMesh* mesh = mesh_for(item);
+void Renderer::draw_item(const DrawItem& item, int level) {
+  const GpuMesh* mesh = mesh_for(item, level);
   if (mesh == nullptr) return;
-  glUniformMatrix4fv(scene_.uniform("u_model"), 1, GL_FALSE, item.transform.data());
+  const ItemUniforms& u = item_uniforms_;
+  glUniformMatrix4fv(u.model, 1, GL_FALSE, item.transform.data());
   const Eigen::Matrix3f normals = normal_matrix(item.transform);
-  glUniformMatrix3fv(scene_.uniform("u_normal_matrix"), 1, GL_FALSE, normals.data());
-  glUniform4fv(scene_.uniform("u_color"), 1, item.color.data());
-  glUniform1f(scene_.uniform("u_specular"), item.specular);
+  glUniformMatrix3fv(u.normal_matrix, 1, GL_FALSE, normals.data());
+  glUniform4fv(u.color, 1, item.color.data());
+  glUniform1f(u.specular, item.specular);
   // MuJoCo's shininess in [0, 1] is an exponent of up to 128.
-  glUniform1f(scene_.uniform("u_shininess"), std::max(1.0f, 128.0f * item.shininess));
-  glUniform1f(scene_.uniform("u_emission"), item.emission);
-  glUniform1i(scene_.uniform("u_lit"), item.lit ? 1 : 0);
+  glUniform1f(u.shininess, std::max(1.0f, 128.0f * item.shininess));
+  glUniform1f(u.emission, item.emission);
+  glUniform1i(u.lit, item.lit ? 1 : 0);
   int mode = static_cast<int>(item.texture_mode);
   if (item.texture_mode == TextureMode::kTexture) {
     const bool valid = item.texture >= 0 && item.texture < static_cast<int>(textures_.size()) &&
@@ -299,8 +376,8 @@ void Renderer::draw_item(const DrawItem& item) {
       mode = static_cast<int>(TextureMode::kGrid);
     }
   }
-  glUniform1i(scene_.uniform("u_texture_mode"), mode);
-  glUniform2fv(scene_.uniform("u_tex_scale"), 1, item.tex_scale.data());
+  glUniform1i(u.texture_mode, mode);
+  glUniform2fv(u.tex_scale, 1, item.tex_scale.data());
   mesh->draw();
 }
 
@@ -315,7 +392,14 @@ void Renderer::render(const Model& model, const Data& data, const CameraView& vi
   Matrix4f light_view_proj = Matrix4f::Identity();
   if (shadow_light >= 0) {
     light_view_proj = light_view_projection(lights[shadow_light], bounds);
-    shadow_pass(items, light_view_proj);
+    // Texels per metre of the map: the light's projection spans 2 units of
+    // clip space over shadow_size_ texels (at the scene centre for spots).
+    const Eigen::Vector4f centre =
+        light_view_proj *
+        Eigen::Vector4f(bounds.center.x(), bounds.center.y(), bounds.center.z(), 1);
+    const float clip_per_metre = light_view_proj.topLeftCorner<2, 3>().rowwise().norm().maxCoeff() /
+                                 std::max(std::abs(centre.w()), 1e-9f);
+    shadow_pass(items, light_view_proj, 0.5f * shadow_size_ * clip_per_metre);
   }
 
   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
@@ -369,22 +453,41 @@ void Renderer::render(const Model& model, const Data& data, const CameraView& vi
   glActiveTexture(GL_TEXTURE0);
 
   // Opaque first; translucent items after, farthest first, without
-  // writing depth so they do not hide each other.
+  // writing depth so they do not hide each other. Items wholly outside the
+  // view are skipped; the others take the level of detail of their size.
+  const auto planes = frustum_planes(view_proj);
+  const float pixels_per_radian =
+      static_cast<float>(0.5 * height / std::tan(0.5 * view.fovy * kDegree));
   std::vector<std::pair<float, const DrawItem*>> translucent;
+  struct Opaque {
+    const DrawItem* item;
+    int level;
+    float distance;
+  };
+  std::vector<Opaque> opaque;
   for (const DrawItem& item : items) {
+    const Vector3f centre = item.transform.topRightCorner<3, 1>();
+    const float radius = local_radius(item) * max_scale(item.transform);
+    if (radius > 0 && outside(planes, centre, radius)) continue;
     if (item.color.w() < 0.999f) {
-      const Vector3f centre = item.transform.topRightCorner<3, 1>();
       translucent.emplace_back((centre - eye).squaredNorm(), &item);
       continue;
     }
-    draw_item(item);
+    const float distance = std::max((centre - eye).norm(), 1e-6f);
+    opaque.push_back({&item, detail_level(radius / distance * pixels_per_radian),
+                      radius > 0 ? distance - radius : std::numeric_limits<float>::max()});
   }
+  // Nearest first, planes last: the depth test then rejects hidden
+  // fragments before they are shaded.
+  std::sort(opaque.begin(), opaque.end(),
+            [](const Opaque& a, const Opaque& b) { return a.distance < b.distance; });
+  for (const Opaque& o : opaque) draw_item(*o.item, o.level);
   std::sort(translucent.begin(), translucent.end(),
             [](const auto& a, const auto& b) { return a.first > b.first; });
   glEnable(GL_BLEND);
   glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
   glDepthMask(GL_FALSE);
-  for (const auto& [distance, item] : translucent) draw_item(*item);
+  for (const auto& [distance, item] : translucent) draw_item(*item, 0);
   glDepthMask(GL_TRUE);
   glDisable(GL_BLEND);
   glBindVertexArray(0);

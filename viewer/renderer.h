@@ -2,7 +2,9 @@
 
 // The OpenGL 3.3 renderer: a shadow pass from one light, then the lit scene
 // (model lights and a headlight, materials, checker and file textures), then
-// translucent items back to front. Needs a current OpenGL context; one
+// translucent items back to front. Round primitives are tessellated at three
+// levels of detail chosen by their size on screen (or in the shadow map),
+// and items outside the view frustum are skipped. Needs a current OpenGL context; one
 // Renderer per context.
 
 #include <memory>
@@ -36,13 +38,31 @@ class Renderer {
 
  private:
   struct Lights;
-  void shadow_pass(const std::vector<DrawItem>& items, const Eigen::Matrix4f& light_view_proj);
-  void draw_item(const DrawItem& item);
-  const GpuMesh* mesh_for(const DrawItem& item) const;
+  void shadow_pass(const std::vector<DrawItem>& items, const Eigen::Matrix4f& light_view_proj,
+                   float texels_per_metre);
+  void draw_item(const DrawItem& item, int level);
+  // The mesh that draws `item` at a level of detail (0 finest, 2 coarsest;
+  // only the round primitives have levels).
+  const GpuMesh* mesh_for(const DrawItem& item, int level) const;
+  // Radius of the sphere around the unit shape (or model mesh) at the
+  // origin that holds it; 0 for planes (never culled).
+  float local_radius(const DrawItem& item) const;
 
+  // Locations of the per-item uniforms of the scene shader, looked up once.
+  struct ItemUniforms {
+    GLint model, normal_matrix, color, specular, shininess, emission, lit, texture_mode, tex_scale;
+  };
+
+  static constexpr int kLevels = 3;
+  struct Round {
+    GpuMesh level[kLevels];
+  };
   ShaderProgram scene_, depth_, background_;
-  GpuMesh sphere_, hemisphere_, tube_, cylinder_, cone_, box_, plane_;
+  ItemUniforms item_uniforms_{};
+  Round sphere_, hemisphere_, tube_, cylinder_, cone_;
+  GpuMesh box_, plane_;
   std::vector<GpuMesh> model_meshes_;
+  std::vector<float> model_mesh_radius_;
   std::vector<GLuint> textures_;  // per model texture, 0 when not a 2-D texture
   Eigen::Vector3f sky_top_, sky_bottom_;
   GLuint shadow_fbo_ = 0, shadow_texture_ = 0;

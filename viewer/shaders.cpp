@@ -85,8 +85,8 @@ void main() {
 
 // Blinn-Phong over the model's lights and the headlight (MuJoCo's light
 // model: ambient + diffuse + specular, spot cone with exponent, attenuation
-// 1/(a0 + a1 d + a2 d^2)), with a 3x3 percentage-closer filtered shadow map
-// for one light. Texture modes: 0 none, 1 the bound 2-D texture, 2 a
+// 1/(a0 + a1 d + a2 d^2)), with a percentage-closer filtered shadow map for
+// one light (one bilinear comparison, looked up only where the light falls). Texture modes: 0 none, 1 the bound 2-D texture, 2 a
 // procedural checker grid in the geom colour.
 const char* scene_fragment_shader() {
   return R"(#version 330 core
@@ -121,14 +121,9 @@ float lit_fraction(vec3 n, vec3 l) {
   vec3 p = v_light_clip.xyz / v_light_clip.w * 0.5 + 0.5;
   if (p.z >= 1.0 || p.x <= 0.0 || p.y <= 0.0 || p.x >= 1.0 || p.y >= 1.0) return 1.0;
   float bias = 0.0004 + 0.002 * (1.0 - max(dot(n, l), 0.0));
-  vec2 texel = 1.0 / vec2(textureSize(u_shadow_map, 0));
-  float sum = 0.0;
-  for (int x = -1; x <= 1; ++x) {
-    for (int y = -1; y <= 1; ++y) {
-      sum += texture(u_shadow_map, vec3(p.xy + vec2(x, y) * texel, p.z - bias));
-    }
-  }
-  return sum / 9.0;
+  // One bilinear comparison: linear filtering on a depth texture compares
+  // the 2x2 nearest texels and blends the results.
+  return texture(u_shadow_map, vec3(p.xy, p.z - bias));
 }
 
 void main() {
@@ -165,8 +160,9 @@ void main() {
       float spot = dot(-l, normalize(u_light_direction[i]));
       strength *= spot < u_light_cos_cutoff[i] ? 0.0 : pow(max(spot, 0.0), u_light_exponent[i]);
     }
-    if (i == u_shadow_light) strength *= lit_fraction(n, l);
     float diffuse = max(dot(n, l), 0.0);
+    // Surfaces facing away from the light are dark anyway: no lookup.
+    if (i == u_shadow_light && diffuse > 0.0) strength *= lit_fraction(n, l);
     float specular = diffuse > 0.0 ? pow(max(dot(n, normalize(l + v)), 0.0), u_shininess) : 0.0;
     color += base.rgb * u_light_ambient[i];
     color += strength * (base.rgb * u_light_diffuse[i] * diffuse +
