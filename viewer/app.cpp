@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <thread>
 
@@ -63,6 +64,7 @@ class App {
   void simulate_frame();
   void step_once();
   void follow_selected_contact();
+  void log_state();
   void resync_clock();
 
   // Drawing.
@@ -99,6 +101,7 @@ class App {
   std::string loaded_path_;  // the file the running model came from
   FileWatcher watcher_;
   double last_watch_poll_ = 0;
+  std::ofstream state_log_;
 
   // Real-time pacing: simulated time sync_sim_ corresponded to wall time
   // sync_wall_; the simulation catches up with (wall - sync_wall) * speed.
@@ -308,6 +311,30 @@ void App::step_once() {
   step(model, data);
   state_.history.record(model, data);
   follow_selected_contact();
+}
+
+// One JSON line per frame for --state-log: what the user's input changed
+// (selection, camera, the selected body's position), so that tests driving
+// the mouse can check it.
+void App::log_state() {
+  if (!state_log_.is_open() || state_.model == nullptr) return;
+  const Model& model = *state_.model;
+  const Camera& camera = state_.camera;
+  const CameraView view = current_view();
+  const int body = state_.highlight.body;
+  char line[600];
+  const Vector3d right = view.rotation.col(0), up = view.rotation.col(1);
+  const Vector3d pos = body > 0 ? state_.data->xpos[body] : Vector3d::Zero();
+  std::snprintf(line, sizeof(line),
+                "{\"time\": %.6f, \"selected\": \"%s\", \"perturbing\": %s, "
+                "\"azimuth\": %.6f, \"elevation\": %.6f, \"distance\": %.6f, "
+                "\"right\": [%.6f, %.6f, %.6f], \"up\": [%.6f, %.6f, %.6f], "
+                "\"selected_pos\": [%.6f, %.6f, %.6f]}",
+                state_.data->time, body > 0 ? model.name(ObjectType::kBody, body).c_str() : "",
+                state_.perturbation.mode != PerturbMode::kNone ? "true" : "false", camera.azimuth,
+                camera.elevation, camera.distance, right.x(), right.y(), right.z(), up.x(), up.y(),
+                up.z(), pos.x(), pos.y(), pos.z());
+  state_log_ << line << std::endl;
 }
 
 // A selected body without a selected contact: the contact inspector takes
@@ -654,7 +681,7 @@ void App::on_mouse_button(int button, int action, int mods) {
     if (body <= 0) return;
     state_.highlight.body = body;
     const PerturbMode mode =
-        button == GLFW_MOUSE_BUTTON_LEFT ? PerturbMode::kTranslate : PerturbMode::kRotate;
+        button == GLFW_MOUSE_BUTTON_RIGHT ? PerturbMode::kTranslate : PerturbMode::kRotate;
     begin_perturbation(state_.perturbation, mode, body, grab, *state_.data);
     perturb_button_ = button;
   }
@@ -728,6 +755,10 @@ int App::run() {
   } else {
     glfwSwapInterval(1);
     resync_clock();
+    if (!options_.state_log.empty()) {
+      state_log_.open(options_.state_log);
+      if (!state_log_) std::cerr << "pliant view: cannot write " << options_.state_log << "\n";
+    }
     const PixelReader read_window = [](int x, int y, int w, int h) {
       return read_window_pixels(x, y, w, h);
     };
@@ -749,6 +780,7 @@ int App::run() {
       }
       draw_frame(0, fb_w, fb_h, read_window, glfwGetTime());
       glfwSwapBuffers(window_);
+      log_state();
     }
     capture_.stop_recording(state_);
   }

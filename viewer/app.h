@@ -21,6 +21,7 @@ struct ViewOptions {
   int width = 1280, height = 800;
   std::string select_body;                // body to select at start (name)
   std::string camera;                     // model camera to look through at start (name)
+  std::string state_log;                  // interactive: one JSON line of state per frame
   std::vector<std::string> show;          // overlays to turn on: contacts, forces, cones, frames,
                                           // joints, com, inertia, violations, transparent, all;
                                           // and panels to open: plots, sensors, help

@@ -166,7 +166,7 @@ void camera_section(ViewerState& state) {
   if (ImGui::Button("Reset view (Esc)")) state.camera_reset_requested = true;
   ImGui::TextDisabled("left drag: orbit   right drag: pan   wheel: zoom");
   ImGui::TextDisabled("double-click: select   right double-click: look at");
-  ImGui::TextDisabled("Ctrl+left drag: pull   Ctrl+right drag: turn");
+  ImGui::TextDisabled("Ctrl+right drag: pull   Ctrl+left drag: turn");
   ImGui::TextDisabled("[ ]: model cameras   Tab: hide panels   F1: all keys");
 }
 

@@ -94,8 +94,8 @@ const std::vector<MouseAction>& mouse_actions() {
       {"double-click", "select the body (and a contact near the point)"},
       {"right double-click", "look at the point"},
       {"Ctrl + right double-click", "follow the body under the cursor"},
-      {"Ctrl + left drag", "pull the body (or the selected one) with a spring"},
-      {"Ctrl + right drag", "turn the body with a torsional spring"},
+      {"Ctrl + right drag", "pull the body (or the selected one) with a spring"},
+      {"Ctrl + left drag", "turn the body with a torsional spring"},
       {"drop a file", "open it"},
   };
   return table;

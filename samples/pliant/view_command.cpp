@@ -37,6 +37,9 @@ void add_view_command(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   view->add_option("--select", options->select_body, "Select this body at start");
   view->add_option("--camera", options->camera, "Look through this model camera at start");
+  view->add_option("--state-log", options->state_log,
+                   "Interactive: write one JSON line per frame (selection, camera, the "
+                   "selected body's position) to this file, for scripted input tests");
   auto show = std::make_shared<std::string>();
   view->add_option("--show", *show,
                    "Overlays to turn on, comma-separated: contacts, forces, cones, frames, "

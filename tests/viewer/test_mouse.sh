@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# The viewer's mouse, driven by xdotool under Xvfb: double-click selects the
+# body under the cursor; Ctrl+right drag pulls it and it moves the way the
+# mouse went; a left drag orbits the camera and the wheel zooms. The viewer
+# writes its state every frame (--state-log); the checks read that log.
+set -euo pipefail
+pliant=$1
+scene=$2
+work=$(mktemp -d)
+viewer_pid=""
+xvfb_pid=""
+cleanup() {
+  [ -n "$viewer_pid" ] && kill "$viewer_pid" 2>/dev/null || true
+  [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+for tool in Xvfb xdotool python3; do
+  command -v $tool >/dev/null || { echo "FAIL: $tool is not installed"; exit 1; }
+done
+
+# Where the crate is drawn, from a headless frame of the same size and view.
+xvfb-run -a -s "-screen 0 1280x800x24" "$pliant" view --width 960 --height 600 --no-panels \
+    --frames 1 --screenshot "$work/start.png" --screenshot-info "$work/start.json" "$scene" >/dev/null
+read -r cx cy < <(python3 -c '
+import json, sys
+info = json.load(open(sys.argv[1]))
+crate = [g for g in info["geoms"] if g["body"] == "crate"][0]
+print(crate["x"], crate["y"])' "$work/start.json")
+echo "crate drawn at ($cx, $cy)"
+
+# A display of our own, so that xdotool and the viewer share it.
+for d in $(seq 90 140); do
+  [ -e "/tmp/.X11-unix/X$d" ] || [ -e "/tmp/.X$d-lock" ] || { display=":$d"; break; }
+done
+Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
+xvfb_pid=$!
+export DISPLAY=$display
+for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
+
+"$pliant" view --width 960 --height 600 --no-panels --state-log "$work/state.jsonl" "$scene" \
+    >"$work/viewer.out" 2>&1 &
+viewer_pid=$!
+window=$(timeout 20 xdotool search --sync --name '^Pliant$' | head -1)
+# Without a window manager the window sits at the origin; wait for frames.
+for _ in $(seq 100); do [ -s "$work/state.jsonl" ] && break; sleep 0.1; done
+sleep 1
+mark() { echo "$1 $(wc -l < "$work/state.jsonl")" >> "$work/marks"; }
+
+mark start
+xdotool mousemove --window "$window" "$cx" "$cy"
+sleep 0.2
+xdotool click --repeat 2 --delay 120 1
+sleep 0.5
+mark selected
+
+# Pull: Ctrl + right button, dragged 200 px to the right in small steps.
+xdotool keydown ctrl mousedown 3
+for _ in $(seq 20); do xdotool mousemove_relative -- 10 0; sleep 0.03; done
+sleep 0.8
+xdotool mouseup 3 keyup ctrl
+sleep 0.3
+mark pulled
+
+# Orbit: a left drag over the sky, away from the crate.
+xdotool mousemove --window "$window" 150 80
+sleep 0.2
+xdotool mousedown 1
+for _ in $(seq 15); do xdotool mousemove_relative -- 8 0; sleep 0.03; done
+xdotool mouseup 1
+sleep 0.5
+mark orbited
+
+# Zoom: three wheel clicks towards the scene.
+xdotool click --repeat 3 --delay 50 4
+sleep 0.5
+mark zoomed
+
+kill "$viewer_pid"
+wait "$viewer_pid" 2>/dev/null || true
+viewer_pid=""
+
+python3 - "$work/state.jsonl" "$work/marks" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+marks = {name: int(n) for name, n in (l.split() for l in open(sys.argv[2]))}
+at = lambda name: lines[min(marks[name], len(lines)) - 1]
+failures = []
+start, selected, pulled = at("start"), at("selected"), at("pulled")
+orbited, zoomed = at("orbited"), at("zoomed")
+print("frames logged:", len(lines))
+print("selected after the double-click:", repr(selected["selected"]))
+if start["selected"] != "" or selected["selected"] != "crate":
+    failures.append("double-click did not select the crate")
+move = [b - a for a, b in zip(selected["selected_pos"], pulled["selected_pos"])]
+right, up = selected["right"], selected["up"]
+along = sum(m * r for m, r in zip(move, right))
+across = abs(sum(m * u for m, u in zip(move, up)))
+print("crate moved %s m: %.4f m along the drag (screen right), %.4f m up the screen"
+      % ([round(m, 4) for m in move], along, across))
+if not along > 0.05 or not along > across:
+    failures.append("Ctrl+right drag did not move the crate the way the mouse went")
+print("azimuth %.3f -> %.3f deg" % (pulled["azimuth"], orbited["azimuth"]))
+if abs(orbited["azimuth"] - pulled["azimuth"]) < 1:
+    failures.append("a left drag did not orbit the camera")
+print("distance %.4f -> %.4f m" % (orbited["distance"], zoomed["distance"]))
+if not zoomed["distance"] < orbited["distance"] - 1e-6:
+    failures.append("the wheel did not zoom in")
+for f in failures:
+    print("FAIL:", f)
+sys.exit(1 if failures else 0)
+PY
+echo "PASS"
