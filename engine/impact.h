@@ -78,9 +78,10 @@ struct ImpactDesign {
 // meets the restitution at phase 0 exactly, rests at the depth exactly and
 // stays under the maximum penetration with a 5 % margin, and, among those,
 // the one whose worst phase is best (restitution error relative to 5 % of
-// the target, penetration relative to the bound). Throws std::invalid_argument with a sentence for bad
-// targets (restitution outside [0, 1], a penetration bound at or below the
-// resting depth, a timestep too coarse for the speed and the bound).
+// the target, penetration relative to the bound). Throws
+// std::invalid_argument with a sentence for bad targets (restitution outside
+// [0, 1], a penetration bound at or below the resting depth, a timestep too
+// coarse for the speed and the bound).
 ImpactDesign design_impact(const ImpactTarget& target);
 
 }  // namespace pliant
