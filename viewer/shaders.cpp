@@ -86,8 +86,9 @@ void main() {
 // Blinn-Phong over the model's lights and the headlight (MuJoCo's light
 // model: ambient + diffuse + specular, spot cone with exponent, attenuation
 // 1/(a0 + a1 d + a2 d^2)), with a percentage-closer filtered shadow map for
-// one light (one bilinear comparison, looked up only where the light falls). Texture modes: 0 none, 1 the bound 2-D texture, 2 a
-// procedural checker grid in the geom colour.
+// one light (one bilinear comparison, looked up only where the light falls).
+// Texture modes: 0 none, 1 the bound 2-D texture, 2 a procedural checker
+// grid in the geom colour.
 const char* scene_fragment_shader() {
   return R"(#version 330 core
 in vec3 v_world;
