@@ -22,6 +22,7 @@
 #include "viewer/help_panel.h"
 #include "viewer/offscreen.h"
 #include "viewer/overlays.h"
+#include "viewer/panel_layout.h"
 #include "viewer/panels.h"
 #include "viewer/plots.h"
 #include "viewer/renderer.h"
@@ -200,6 +201,8 @@ void App::load(const std::string& path) {
 void App::apply_start_options() {
   state_.running = !options_.paused;
   state_.show_panels = !options_.hide_panels;
+  // Headless pictures do not depend on the user's remembered layout.
+  if (!options_.headless()) load_panel_layout(state_);
   VisualOptions& v = state_.visual;
   for (const std::string& name : options_.show) {
     const bool all = name == "all";
@@ -314,26 +317,31 @@ void App::step_once() {
 }
 
 // One JSON line per frame for --state-log: what the user's input changed
-// (selection, camera, the selected body's position), so that tests driving
-// the mouse can check it.
+// (selection, camera, the selected body's position, the side columns and the
+// 3-D view's place), so that tests driving the mouse can check it.
 void App::log_state() {
   if (!state_log_.is_open() || state_.model == nullptr) return;
   const Model& model = *state_.model;
   const Camera& camera = state_.camera;
   const CameraView view = current_view();
   const int body = state_.highlight.body;
-  char line[600];
+  int vx = 0, vy = 0, vw = 0, vh = 0;
+  view_rectangle(vx, vy, vw, vh);
+  char line[700];
   const Vector3d right = view.rotation.col(0), up = view.rotation.col(1);
   const Vector3d pos = body > 0 ? state_.data->xpos[body] : Vector3d::Zero();
   std::snprintf(line, sizeof(line),
                 "{\"time\": %.6f, \"selected\": \"%s\", \"perturbing\": %s, "
                 "\"azimuth\": %.6f, \"elevation\": %.6f, \"distance\": %.6f, "
                 "\"right\": [%.6f, %.6f, %.6f], \"up\": [%.6f, %.6f, %.6f], "
-                "\"selected_pos\": [%.6f, %.6f, %.6f]}",
+                "\"selected_pos\": [%.6f, %.6f, %.6f], \"left_panel\": %s, "
+                "\"right_panel\": %s, \"view_x\": %d, \"view_width\": %d}",
                 state_.data->time, body > 0 ? model.name(ObjectType::kBody, body).c_str() : "",
                 state_.perturbation.mode != PerturbMode::kNone ? "true" : "false", camera.azimuth,
                 camera.elevation, camera.distance, right.x(), right.y(), right.z(), up.x(), up.y(),
-                up.z(), pos.x(), pos.y(), pos.z());
+                up.z(), pos.x(), pos.y(), pos.z(),
+                state_.show_panels && state_.left_panel_open ? "true" : "false",
+                state_.show_panels && state_.right_panel_open ? "true" : "false", vx, vw);
   state_log_ << line << std::endl;
 }
 
@@ -408,10 +416,10 @@ void App::view_rectangle(int& x, int& y, int& width, int& height) const {
   // In window coordinates (y down): the strip between the side panels.
   int w = 0, h = 0;
   glfwGetWindowSize(window_, &w, &h);
-  const int side = state_.show_panels ? static_cast<int>(kPanelWidth) : 0;
-  x = side;
+  const SideWidths sides = side_widths(state_, static_cast<float>(w));
+  x = static_cast<int>(sides.left);
   y = 0;
-  width = std::max(1, w - 2 * side);
+  width = std::max(1, w - static_cast<int>(sides.left) - static_cast<int>(sides.right));
   height = std::max(1, h);
 }
 
@@ -465,11 +473,17 @@ void App::draw_ui(GLuint framebuffer, int fb_width, int fb_height) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
+  const bool left_open = state_.left_panel_open, right_open = state_.right_panel_open;
   if (state_.show_panels) {
+    draw_side_toolbars(state_);
     draw_control_panel(state_);
     draw_model_panel(state_);
     draw_contact_inspector(state_);
   }
+  // Interactive viewers remember the columns' state for the next session.
+  const bool layout_changed =
+      left_open != state_.left_panel_open || right_open != state_.right_panel_open;
+  if (layout_changed && !options_.headless()) save_panel_layout(state_);
   draw_plots_panel(state_);
   draw_sensor_panel(state_);
   draw_help_panel(state_);

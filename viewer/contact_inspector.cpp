@@ -273,11 +273,12 @@ void inspect_geom(ViewerState& state, int g) {
 }  // namespace
 
 void draw_contact_inspector(ViewerState& state) {
-  if (state.model == nullptr) return;
+  if (state.model == nullptr || !state.right_panel_open) return;
   const ImGuiIO& io = ImGui::GetIO();
   const float top = io.DisplaySize.y * 0.45f;
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kPanelWidth, top), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(kPanelWidth, io.DisplaySize.y - top), ImGuiCond_Always);
+  const float width = side_widths(state, io.DisplaySize.x).right;
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - width, top), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(width, io.DisplaySize.y - top), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.85f);
   ImGui::Begin("Contact inspector", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize);
   contact_list(state);

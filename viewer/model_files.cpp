@@ -75,14 +75,16 @@ bool FileWatcher::changed() {
   return any;
 }
 
-RecentFiles::RecentFiles() {
+fs::path config_file(const std::string& name) {
   const char* config = std::getenv("XDG_CONFIG_HOME");
   const char* home = std::getenv("HOME");
-  if (config != nullptr && *config != '\0') {
-    store_ = fs::path(config) / "pliant" / "recent";
-  } else if (home != nullptr && *home != '\0') {
-    store_ = fs::path(home) / ".config" / "pliant" / "recent";
-  }
+  if (config != nullptr && *config != '\0') return fs::path(config) / "pliant" / name;
+  if (home != nullptr && *home != '\0') return fs::path(home) / ".config" / "pliant" / name;
+  return {};
+}
+
+RecentFiles::RecentFiles() {
+  store_ = config_file("recent");
   if (store_.empty()) return;
   std::ifstream in(store_);
   std::string line;

@@ -28,6 +28,10 @@ class FileWatcher {
   std::vector<std::filesystem::file_time_type> times_;
 };
 
+// $XDG_CONFIG_HOME/pliant/<name> (or ~/.config/pliant/<name>); empty when
+// neither variable is set.
+std::filesystem::path config_file(const std::string& name);
+
 // Most recent first, at most kMaxRecent, kept in
 // $XDG_CONFIG_HOME/pliant/recent (or ~/.config/pliant/recent).
 class RecentFiles {

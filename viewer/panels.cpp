@@ -369,11 +369,15 @@ std::string entity_label(const Model& model, ObjectType type, int id) {
 }
 
 void draw_control_panel(ViewerState& state) {
+  if (!state.left_panel_open) return;
   const ImGuiIO& io = ImGui::GetIO();
+  const float width = side_widths(state, io.DisplaySize.x).left;
   ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(kPanelWidth, io.DisplaySize.y), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(width, io.DisplaySize.y), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.85f);
-  ImGui::Begin("Pliant", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize);
+  ImGui::Begin("Pliant", nullptr,
+               ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
+  collapse_button(state, true);
   file_section(state);
   simulation_section(state);
   rendering_section(state);
@@ -385,12 +389,16 @@ void draw_control_panel(ViewerState& state) {
 }
 
 void draw_model_panel(ViewerState& state) {
-  if (state.model == nullptr) return;
+  if (state.model == nullptr || !state.right_panel_open) return;
   const ImGuiIO& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kPanelWidth, 0), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(kPanelWidth, io.DisplaySize.y * 0.45f), ImGuiCond_Always);
+  const float width = side_widths(state, io.DisplaySize.x).right;
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - width, 0), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(width, io.DisplaySize.y * 0.45f), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.85f);
-  ImGui::Begin("Model", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize);
+  ImGui::Begin("Model", nullptr,
+               ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
+  collapse_button(state, false);
+  ImGui::SameLine();
   const Model& model = *state.model;
   ImGui::Text("%s: %d bodies, %d joints, %d geoms, %d actuators",
               model.model_name.empty() ? "model" : model.model_name.c_str(), model.body_count(),

@@ -5,12 +5,10 @@
 // model column (selection and the model tree), the status line and the
 // load-error box. Call between ImGui::NewFrame and ImGui::Render.
 
+#include "viewer/panel_layout.h"
 #include "viewer/state.h"
 
 namespace pliant::viewer {
-
-// Width of the side columns, pixels.
-constexpr float kPanelWidth = 340;
 
 void draw_control_panel(ViewerState& state);
 void draw_model_panel(ViewerState& state);

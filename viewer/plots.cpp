@@ -79,9 +79,9 @@ void draw_plots_panel(ViewerState& state) {
   if (!state.show_plots) return;
   const ImGuiIO& io = ImGui::GetIO();
   // Over the bottom of the 3-D view, between the side columns when they show.
-  const float side = state.show_panels ? kPanelWidth : 0;
-  const float width = std::max(200.0f, io.DisplaySize.x - 2 * side);
-  ImGui::SetNextWindowPos(ImVec2(side, io.DisplaySize.y - kPanelHeight), ImGuiCond_Always);
+  const SideWidths sides = side_widths(state, io.DisplaySize.x);
+  const float width = std::max(200.0f, io.DisplaySize.x - sides.left - sides.right);
+  ImGui::SetNextWindowPos(ImVec2(sides.left, io.DisplaySize.y - kPanelHeight), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(width, kPanelHeight), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.75f);
   ImGui::Begin("Plots (F2)", &state.show_plots,

@@ -34,7 +34,7 @@ void draw_sensor_panel(ViewerState& state) {
   const Model& m = *state.model;
   const Sensors& sensors = m.sensors;
   const ImGuiIO& io = ImGui::GetIO();
-  const float right = state.show_panels ? kPanelWidth : 0;
+  const float right = side_widths(state, io.DisplaySize.x).right;
   // Below the status line, beside the right-hand column of panels.
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - right - kPanelWidthSensors - 8, 48),
                           ImGuiCond_Appearing);

@@ -164,7 +164,13 @@ void main() {
     float diffuse = max(dot(n, l), 0.0);
     // Surfaces facing away from the light are dark anyway: no lookup.
     if (i == u_shadow_light && diffuse > 0.0) strength *= lit_fraction(n, l);
-    float specular = diffuse > 0.0 ? pow(max(dot(n, normalize(l + v)), 0.0), u_shininess) : 0.0;
+    float specular = 0.0;
+    if (diffuse > 0.0 && u_specular > 0.0) {
+      // Schlick's rational approximation of pow(x, shininess): the same
+      // highlight without the exp2/log2 pow costs under a software rasterizer.
+      float x = max(dot(n, normalize(l + v)), 0.0);
+      specular = x / (u_shininess - u_shininess * x + x);
+    }
     color += base.rgb * u_light_ambient[i];
     color += strength * (base.rgb * u_light_diffuse[i] * diffuse +
                          u_light_specular[i] * u_specular * specular);

@@ -44,7 +44,10 @@ struct ViewerState {
   double speed = 1;             // simulated seconds per real second asked for
   double real_time_factor = 0;  // measured
   int keyframe = 0;
-  bool show_panels = true;
+  bool show_panels = true;  // Tab hides both side columns
+  // Each side column open, or collapsed to a toolbar strip (remembered
+  // between sessions by interactive viewers, panel_layout.h).
+  bool left_panel_open = true, right_panel_open = true;
   bool show_help = false;
   bool show_plots = false;
   bool show_sensors = false;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The viewer's mouse, driven by xdotool under Xvfb: double-click selects the
 # body under the cursor; Ctrl+right drag pulls it and it moves the way the
-# mouse went; a left drag orbits the camera and the wheel zooms. The viewer
+# mouse went; a left drag orbits the camera and the wheel zooms; the side
+# columns collapse to a strip and back, and are remembered. The viewer
 # writes its state every frame (--state-log); the checks read that log.
 set -euo pipefail
 pliant=$1
@@ -15,6 +16,8 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+# The viewer's remembered settings (recent files, panels) stay in here.
+export XDG_CONFIG_HOME="$work/config"
 for tool in Xvfb xdotool python3; do
   command -v $tool >/dev/null || { echo "FAIL: $tool is not installed"; exit 1; }
 done
@@ -106,6 +109,58 @@ if abs(orbited["azimuth"] - pulled["azimuth"]) < 1:
 print("distance %.4f -> %.4f m" % (orbited["distance"], zoomed["distance"]))
 if not zoomed["distance"] < orbited["distance"] - 1e-6:
     failures.append("the wheel did not zoom in")
+for f in failures:
+    print("FAIL:", f)
+sys.exit(1 if failures else 0)
+PY
+
+# The side columns at 960 x 600: the 3-D view keeps 60 % of the width; the
+# right column collapses to a strip with its button, the choice is
+# remembered in $XDG_CONFIG_HOME/pliant/panels, and the strip opens it again.
+panels_run() {  # $1: log file; then xdotool clicks as "x,y" pairs
+  local log=$1
+  shift
+  "$pliant" view --width 960 --height 600 --state-log "$log" "$scene" >>"$work/viewer.out" 2>&1 &
+  viewer_pid=$!
+  timeout 20 xdotool search --sync --name '^Pliant$' >/dev/null
+  for _ in $(seq 100); do [ -s "$log" ] && break; sleep 0.1; done
+  sleep 1
+  for at in "$@"; do
+    xdotool mousemove "${at%,*}" "${at#*,}"
+    sleep 0.2
+    xdotool click 1
+    sleep 0.6
+  done
+  kill "$viewer_pid"
+  wait "$viewer_pid" 2>/dev/null || true
+  viewer_pid=""
+}
+# The right column's collapse button sits at its top left (192 px wide).
+panels_run "$work/panels1.jsonl" "782,35"
+cat "$work/config/pliant/panels"
+panels_run "$work/panels2.jsonl"
+# The collapsed strip's button opens it again.
+panels_run "$work/panels3.jsonl" "945,15"
+cat "$work/config/pliant/panels"
+python3 - "$work" <<'PY'
+import json, sys
+load = lambda name: [json.loads(l) for l in open(sys.argv[1] + "/" + name) if l.strip()]
+first, second, third = load("panels1.jsonl"), load("panels2.jsonl"), load("panels3.jsonl")
+failures = []
+start, end = first[0], first[-1]
+print("960 px, both columns open: 3-D view %d px wide (%.0f %%)"
+      % (start["view_width"], 100 * start["view_width"] / 960))
+if not (start["left_panel"] and start["right_panel"]) or start["view_width"] < 0.6 * 960:
+    failures.append("the 3-D view does not keep 60 % of 960 px with both columns open")
+print("after the collapse button: right column open %s, view %d px"
+      % (end["right_panel"], end["view_width"]))
+if end["right_panel"] or end["view_width"] <= start["view_width"]:
+    failures.append("the collapse button did not collapse the right column")
+print("next session starts with the right column open:", second[0]["right_panel"])
+if second[0]["right_panel"]:
+    failures.append("the collapsed column was not remembered")
+if not third[-1]["right_panel"]:
+    failures.append("the strip's button did not open the column again")
 for f in failures:
     print("FAIL:", f)
 sys.exit(1 if failures else 0)
