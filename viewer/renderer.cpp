@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <numbers>
 #include <stdexcept>
@@ -217,11 +218,7 @@ Renderer::Renderer()
   }
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glGenVertexArrays(1, &empty_vao_);
-  item_uniforms_ = {scene_.uniform("u_model"),     scene_.uniform("u_normal_matrix"),
-                    scene_.uniform("u_color"),     scene_.uniform("u_specular"),
-                    scene_.uniform("u_shininess"), scene_.uniform("u_emission"),
-                    scene_.uniform("u_lit"),       scene_.uniform("u_texture_mode"),
-                    scene_.uniform("u_tex_scale")};
+  glGenBuffers(1, &instance_buffer_);
 }
 
 Renderer::~Renderer() {
@@ -231,6 +228,7 @@ Renderer::~Renderer() {
   glDeleteTextures(1, &shadow_texture_);
   glDeleteFramebuffers(1, &shadow_fbo_);
   glDeleteVertexArrays(1, &empty_vao_);
+  glDeleteBuffers(1, &instance_buffer_);
 }
 
 void Renderer::set_model(const Model& model) {
@@ -338,47 +336,116 @@ void Renderer::shadow_pass(const std::vector<DrawItem>& items, const Matrix4f& l
   depth_.use();
   glUniformMatrix4fv(depth_.uniform("u_light_view_projection"), 1, GL_FALSE,
                      light_view_proj.data());
-  const GLint model_loc = depth_.uniform("u_model");
+  std::vector<Entry> casters;
   for (const DrawItem& item : items) {
     if (!item.cast_shadow || item.color.w() < 0.5f) continue;
     // In the shadow map a shape is as fine as its size in texels needs,
     // never the finest level.
     const float texels = texels_per_metre * local_radius(item) * max_scale(item.transform);
     const GpuMesh* mesh = mesh_for(item, std::max(1, detail_level(texels)));
-    if (mesh == nullptr) continue;
-    glUniformMatrix4fv(model_loc, 1, GL_FALSE, item.transform.data());
-    mesh->draw();
+    if (mesh != nullptr) casters.push_back({&item, mesh, 0});
   }
+  instances_.clear();
+  batches_.clear();
+  append_batches(casters, false);
+  upload_instances();
+  draw_batches(0, batches_.size());
   glDisable(GL_POLYGON_OFFSET_FILL);
 }
 
-void Renderer::draw_item(const DrawItem& item, int level) {
-  const GpuMesh* mesh = mesh_for(item, level);
-  if (mesh == nullptr) return;
-  const ItemUniforms& u = item_uniforms_;
-  glUniformMatrix4fv(u.model, 1, GL_FALSE, item.transform.data());
-  const Eigen::Matrix3f normals = normal_matrix(item.transform);
-  glUniformMatrix3fv(u.normal_matrix, 1, GL_FALSE, normals.data());
-  glUniform4fv(u.color, 1, item.color.data());
-  glUniform1f(u.specular, item.specular);
-  // MuJoCo's shininess in [0, 1] is an exponent of up to 128.
-  glUniform1f(u.shininess, std::max(1.0f, 128.0f * item.shininess));
-  glUniform1f(u.emission, item.emission);
-  glUniform1i(u.lit, item.lit ? 1 : 0);
-  int mode = static_cast<int>(item.texture_mode);
-  if (item.texture_mode == TextureMode::kTexture) {
-    const bool valid = item.texture >= 0 && item.texture < static_cast<int>(textures_.size()) &&
-                       textures_[item.texture] != 0;
-    if (valid) {
-      glActiveTexture(GL_TEXTURE0);
-      glBindTexture(GL_TEXTURE_2D, textures_[item.texture]);
-    } else {
-      mode = static_cast<int>(TextureMode::kGrid);
-    }
+Renderer::Entry Renderer::entry_for(const DrawItem& item, int level) const {
+  Entry e{&item, mesh_for(item, level), 0};
+  if (item.texture_mode == TextureMode::kTexture && item.texture >= 0 &&
+      item.texture < static_cast<int>(textures_.size())) {
+    e.texture = textures_[item.texture];
   }
-  glUniform1i(u.texture_mode, mode);
-  glUniform2fv(u.tex_scale, 1, item.tex_scale.data());
-  mesh->draw();
+  return e;
+}
+
+void Renderer::append_batches(const std::vector<Entry>& entries, bool keep_order) {
+  // Batch of each entry, then the entries stably sorted by batch.
+  const size_t first_batch = batches_.size();
+  std::vector<std::pair<size_t, const Entry*>> order;
+  order.reserve(entries.size());
+  for (const Entry& e : entries) {
+    if (e.mesh == nullptr) continue;
+    size_t b = batches_.size();
+    if (keep_order) {
+      if (b > first_batch && batches_.back().mesh == e.mesh &&
+          batches_.back().texture == e.texture) {
+        b = b - 1;
+      }
+    } else {
+      for (size_t k = first_batch; k < batches_.size(); ++k) {
+        if (batches_[k].mesh == e.mesh && batches_[k].texture == e.texture) {
+          b = k;
+          break;
+        }
+      }
+    }
+    if (b == batches_.size()) batches_.push_back({e.mesh, e.texture, 0, 0});
+    ++batches_[b].count;
+    order.emplace_back(b, &e);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  int next = static_cast<int>(instances_.size());
+  for (size_t b = first_batch; b < batches_.size(); ++b) {
+    batches_[b].first = next;
+    next += batches_[b].count;
+  }
+  for (const auto& [batch, e] : order) {
+    const DrawItem& item = *e->item;
+    Instance in{};
+    std::copy_n(item.transform.data(), 16, in.model);
+    const Eigen::Matrix3f normals = normal_matrix(item.transform);
+    std::copy_n(normals.data(), 9, in.normal);
+    std::copy_n(item.color.data(), 4, in.color);
+    // MuJoCo's shininess in [0, 1] is an exponent of up to 128.
+    in.material[0] = item.specular;
+    in.material[1] = std::max(1.0f, 128.0f * item.shininess);
+    in.material[2] = item.emission;
+    in.material[3] = item.lit ? 1.0f : 0.0f;
+    // A texture the model could not supply falls back to the checker grid.
+    TextureMode mode = item.texture_mode;
+    if (mode == TextureMode::kTexture && e->texture == 0) mode = TextureMode::kGrid;
+    in.texture[0] = static_cast<float>(static_cast<int>(mode));
+    in.texture[1] = item.tex_scale.x();
+    in.texture[2] = item.tex_scale.y();
+    instances_.push_back(in);
+  }
+}
+
+void Renderer::upload_instances() {
+  glBindBuffer(GL_ARRAY_BUFFER, instance_buffer_);
+  glBufferData(GL_ARRAY_BUFFER, instances_.size() * sizeof(Instance), instances_.data(),
+               GL_STREAM_DRAW);
+}
+
+void Renderer::draw_batches(size_t first, size_t last) const {
+  constexpr GLsizei kStride = sizeof(Instance);
+  for (size_t k = first; k < last; ++k) {
+    const Batch& b = batches_[k];
+    b.mesh->bind();
+    glBindBuffer(GL_ARRAY_BUFFER, instance_buffer_);
+    const size_t base = b.first * sizeof(Instance);
+    auto attribute = [&](GLuint location, int size, size_t offset) {
+      glEnableVertexAttribArray(location);
+      glVertexAttribPointer(location, size, GL_FLOAT, GL_FALSE, kStride,
+                            reinterpret_cast<const void*>(base + offset));
+      glVertexAttribDivisor(location, 1);
+    };
+    for (int c = 0; c < 4; ++c) attribute(2 + c, 4, offsetof(Instance, model) + 16 * c);
+    for (int c = 0; c < 3; ++c) attribute(6 + c, 3, offsetof(Instance, normal) + 12 * c);
+    attribute(9, 4, offsetof(Instance, color));
+    attribute(10, 4, offsetof(Instance, material));
+    attribute(11, 4, offsetof(Instance, texture));
+    if (b.texture != 0) {
+      glActiveTexture(GL_TEXTURE0);
+      glBindTexture(GL_TEXTURE_2D, b.texture);
+    }
+    b.mesh->draw_instances(b.count);
+  }
 }
 
 void Renderer::render(const Model& model, const Data& data, const CameraView& view,
@@ -478,16 +545,28 @@ void Renderer::render(const Model& model, const Data& data, const CameraView& vi
                       radius > 0 ? distance - radius : std::numeric_limits<float>::max()});
   }
   // Nearest first, planes last: the depth test then rejects hidden
-  // fragments before they are shaded.
+  // fragments before they are shaded (each batch starts at its nearest item
+  // and runs nearest first).
   std::sort(opaque.begin(), opaque.end(),
             [](const Opaque& a, const Opaque& b) { return a.distance < b.distance; });
-  for (const Opaque& o : opaque) draw_item(*o.item, o.level);
   std::sort(translucent.begin(), translucent.end(),
             [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<Entry> entries;
+  entries.reserve(opaque.size());
+  for (const Opaque& o : opaque) entries.push_back(entry_for(*o.item, o.level));
+  instances_.clear();
+  batches_.clear();
+  append_batches(entries, false);
+  const size_t opaque_batches = batches_.size();
+  entries.clear();
+  for (const auto& [distance, item] : translucent) entries.push_back(entry_for(*item, 0));
+  append_batches(entries, true);
+  upload_instances();
+  draw_batches(0, opaque_batches);
   glEnable(GL_BLEND);
   glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
   glDepthMask(GL_FALSE);
-  for (const auto& [distance, item] : translucent) draw_item(*item, 0);
+  draw_batches(opaque_batches, batches_.size());
   glDepthMask(GL_TRUE);
   glDisable(GL_BLEND);
   glBindVertexArray(0);

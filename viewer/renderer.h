@@ -2,10 +2,12 @@
 
 // The OpenGL 3.3 renderer: a shadow pass from one light, then the lit scene
 // (model lights and a headlight, materials, checker and file textures), then
-// translucent items back to front. Round primitives are tessellated at three
+// translucent items back to front. Items are drawn instanced: one draw call
+// for all the items of one mesh (and texture), each instance bringing its
+// transform, colour and material. Round primitives are tessellated at three
 // levels of detail chosen by their size on screen (or in the shadow map),
-// and items outside the view frustum are skipped. Needs a current OpenGL context; one
-// Renderer per context.
+// and items outside the view frustum are skipped. Needs a current OpenGL
+// context; one Renderer per context.
 
 #include <memory>
 #include <vector>
@@ -40,7 +42,6 @@ class Renderer {
   struct Lights;
   void shadow_pass(const std::vector<DrawItem>& items, const Eigen::Matrix4f& light_view_proj,
                    float texels_per_metre);
-  void draw_item(const DrawItem& item, int level);
   // The mesh that draws `item` at a level of detail (0 finest, 2 coarsest;
   // only the round primitives have levels).
   const GpuMesh* mesh_for(const DrawItem& item, int level) const;
@@ -48,17 +49,33 @@ class Renderer {
   // origin that holds it; 0 for planes (never culled).
   float local_radius(const DrawItem& item) const;
 
-  // Locations of the per-item uniforms of the scene shader, looked up once.
-  struct ItemUniforms {
-    GLint model, normal_matrix, color, specular, shininess, emission, lit, texture_mode, tex_scale;
+  // One item to draw: its mesh at the chosen level, and its texture (0: none).
+  struct Entry {
+    const DrawItem* item;
+    const GpuMesh* mesh;
+    GLuint texture;
   };
+  Entry entry_for(const DrawItem& item, int level) const;
+  // A run of instances_ drawn with one call.
+  struct Batch {
+    const GpuMesh* mesh;
+    GLuint texture;
+    int first, count;
+  };
+  // Appends `entries` to instances_ and batches_. Without `keep_order`, the
+  // entries of one mesh and texture share a batch (batches in the order of
+  // their first entry, entries in order within a batch); with it, only
+  // consecutive entries do (translucent items, drawn back to front).
+  void append_batches(const std::vector<Entry>& entries, bool keep_order);
+  // Uploads instances_ and draws batches_[first, last).
+  void upload_instances();
+  void draw_batches(size_t first, size_t last) const;
 
   static constexpr int kLevels = 3;
   struct Round {
     GpuMesh level[kLevels];
   };
   ShaderProgram scene_, depth_, background_;
-  ItemUniforms item_uniforms_{};
   Round sphere_, hemisphere_, tube_, cylinder_, cone_;
   GpuMesh box_, plane_;
   std::vector<GpuMesh> model_meshes_;
@@ -68,6 +85,18 @@ class Renderer {
   GLuint shadow_fbo_ = 0, shadow_texture_ = 0;
   int shadow_size_ = 2048;
   GLuint empty_vao_ = 0;
+  // Per-instance attributes of the frame's draws (the layout of
+  // scene_vertex_shader), their GPU buffer, and the batches drawing them.
+  struct Instance {
+    float model[16];
+    float normal[9];
+    float color[4];
+    float material[4];  // specular, shininess exponent, emission, lit (0 or 1)
+    float texture[4];   // mode, scale x, scale y, unused
+  };
+  std::vector<Instance> instances_;
+  std::vector<Batch> batches_;
+  GLuint instance_buffer_ = 0;
 };
 
 }  // namespace pliant::viewer

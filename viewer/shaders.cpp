@@ -57,27 +57,40 @@ ShaderProgram& ShaderProgram::operator=(ShaderProgram&& other) noexcept {
   return *this;
 }
 
-// Scene pass. The vertex stage passes the shape-local position on, so that
-// planes can be textured (uv = local xy times a scale) without texture
-// coordinates in the vertex buffers.
+// Scene pass, drawn instanced: each instance brings its transform, normal
+// matrix, colour and material as vertex attributes (one draw call draws
+// every item of one mesh). The vertex stage passes the shape-local position
+// on, so that planes can be textured (uv = local xy times a scale) without
+// texture coordinates in the vertex buffers.
 const char* scene_vertex_shader() {
   return R"(#version 330 core
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec3 a_normal;
-uniform mat4 u_model;
-uniform mat3 u_normal_matrix;
+layout(location = 2) in mat4 i_model;
+layout(location = 6) in vec3 i_normal0;
+layout(location = 7) in vec3 i_normal1;
+layout(location = 8) in vec3 i_normal2;
+layout(location = 9) in vec4 i_color;
+layout(location = 10) in vec4 i_material;
+layout(location = 11) in vec4 i_texture;
 uniform mat4 u_view_projection;
 uniform mat4 u_light_view_projection;
 out vec3 v_world;
 out vec3 v_normal;
 out vec3 v_local;
 out vec4 v_light_clip;
+flat out vec4 v_color;
+flat out vec4 v_material;
+flat out vec4 v_texture;
 void main() {
-  vec4 world = u_model * vec4(a_position, 1.0);
+  vec4 world = i_model * vec4(a_position, 1.0);
   v_world = world.xyz;
-  v_normal = u_normal_matrix * a_normal;
+  v_normal = mat3(i_normal0, i_normal1, i_normal2) * a_normal;
   v_local = a_position;
   v_light_clip = u_light_view_projection * world;
+  v_color = i_color;
+  v_material = i_material;
+  v_texture = i_texture;
   gl_Position = u_view_projection * world;
 }
 )";
@@ -95,14 +108,12 @@ in vec3 v_world;
 in vec3 v_normal;
 in vec3 v_local;
 in vec4 v_light_clip;
-uniform vec4 u_color;
-uniform float u_specular;
-uniform float u_shininess;
-uniform float u_emission;
-uniform int u_lit;
-uniform int u_texture_mode;
+// Per instance: colour; specular, shininess exponent, emission, lit (0/1);
+// texture mode, texture scale (x, y).
+flat in vec4 v_color;
+flat in vec4 v_material;
+flat in vec4 v_texture;
 uniform sampler2D u_texture;
-uniform vec2 u_tex_scale;
 uniform int u_light_count;
 uniform vec3 u_light_position[8];
 uniform vec3 u_light_direction[8];
@@ -128,25 +139,28 @@ float lit_fraction(vec3 n, vec3 l) {
 }
 
 void main() {
-  vec4 base = u_color;
-  if (u_texture_mode == 1) {
-    base.rgb *= texture(u_texture, v_local.xy * u_tex_scale).rgb;
-  } else if (u_texture_mode == 2) {
-    vec2 uv = v_local.xy * u_tex_scale;
+  vec4 base = v_color;
+  int texture_mode = int(v_texture.x + 0.5);
+  float specular_strength = v_material.x;
+  float shininess = v_material.y;
+  if (texture_mode == 1) {
+    base.rgb *= texture(u_texture, v_local.xy * v_texture.yz).rgb;
+  } else if (texture_mode == 2) {
+    vec2 uv = v_local.xy * v_texture.yz;
     float cell = mod(floor(uv.x) + floor(uv.y), 2.0);
     base.rgb *= mix(1.0, 0.8, cell);
     vec2 edge = abs(fract(uv - 0.5) - 0.5) / fwidth(uv);
     float line = 1.0 - min(min(edge.x, edge.y), 1.0);
     base.rgb = mix(base.rgb, base.rgb * 1.4 + 0.08, line * 0.6);
   }
-  if (u_lit == 0) {
+  if (v_material.w < 0.5) {
     frag_color = base;
     return;
   }
   vec3 n = normalize(v_normal);
   if (!gl_FrontFacing) n = -n;
   vec3 v = normalize(u_eye - v_world);
-  vec3 color = base.rgb * u_emission;
+  vec3 color = base.rgb * v_material.z;
   for (int i = 0; i < u_light_count; ++i) {
     vec3 l;
     float strength = 1.0;
@@ -165,15 +179,15 @@ void main() {
     // Surfaces facing away from the light are dark anyway: no lookup.
     if (i == u_shadow_light && diffuse > 0.0) strength *= lit_fraction(n, l);
     float specular = 0.0;
-    if (diffuse > 0.0 && u_specular > 0.0) {
+    if (diffuse > 0.0 && specular_strength > 0.0) {
       // Schlick's rational approximation of pow(x, shininess): the same
       // highlight without the exp2/log2 pow costs under a software rasterizer.
       float x = max(dot(n, normalize(l + v)), 0.0);
-      specular = x / (u_shininess - u_shininess * x + x);
+      specular = x / (shininess - shininess * x + x);
     }
     color += base.rgb * u_light_ambient[i];
     color += strength * (base.rgb * u_light_diffuse[i] * diffuse +
-                         u_light_specular[i] * u_specular * specular);
+                         u_light_specular[i] * specular_strength * specular);
   }
   frag_color = vec4(color, base.a);
 }
@@ -183,9 +197,9 @@ void main() {
 const char* depth_vertex_shader() {
   return R"(#version 330 core
 layout(location = 0) in vec3 a_position;
-uniform mat4 u_model;
+layout(location = 2) in mat4 i_model;
 uniform mat4 u_light_view_projection;
-void main() { gl_Position = u_light_view_projection * u_model * vec4(a_position, 1.0); }
+void main() { gl_Position = u_light_view_projection * i_model * vec4(a_position, 1.0); }
 )";
 }
 

@@ -286,4 +286,11 @@ void GpuMesh::draw() const {
   glDrawElements(GL_TRIANGLES, index_count_, GL_UNSIGNED_INT, nullptr);
 }
 
+void GpuMesh::bind() const { glBindVertexArray(vao_); }
+
+void GpuMesh::draw_instances(int count) const {
+  if (vao_ == 0 || count <= 0) return;
+  glDrawElementsInstanced(GL_TRIANGLES, index_count_, GL_UNSIGNED_INT, nullptr, count);
+}
+
 }  // namespace pliant::viewer

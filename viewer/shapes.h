@@ -51,6 +51,11 @@ class GpuMesh {
   GpuMesh& operator=(GpuMesh&& other) noexcept;
 
   void draw() const;
+  // Instanced drawing: bind() makes the mesh's vertex array current (so that
+  // per-instance attributes can be pointed at a buffer), draw_instances()
+  // then draws `count` instances of it.
+  void bind() const;
+  void draw_instances(int count) const;
 
  private:
   void release();
