@@ -49,7 +49,7 @@ struct PickResult {
 class App {
  public:
   App(GlContext& context, const ViewOptions& options)
-      : window_(context.window()), options_(options) {}
+      : window_(context.window()), samples_(context.samples()), options_(options) {}
 
   int run();
 
@@ -95,6 +95,7 @@ class App {
   void select_at(double x, double y);
 
   GLFWwindow* window_;
+  int samples_;  // anti-aliasing samples per pixel of the context (0: none)
   ViewOptions options_;
   std::unique_ptr<Renderer> renderer_;
   ViewerState state_;
@@ -521,7 +522,7 @@ double App::draw_frame(GLuint framebuffer, int fb_width, int fb_height, const Pi
 int App::run_headless() {
   int fb_w = 0, fb_h = 0;
   glfwGetFramebufferSize(window_, &fb_w, &fb_h);
-  Framebuffer target(fb_w, fb_h, 4);
+  Framebuffer target(fb_w, fb_h, samples_);
   const PixelReader read_target = [&target](int x, int y, int w, int h) {
     return target.read(x, y, w, h);
   };
@@ -556,9 +557,9 @@ int App::run_headless() {
   capture_.stop_recording(state_);
   const int timed = frames - warm_up;
   std::printf(
-      "rendered %d frames of %dx%d (%s): render + UI %.2f ms/frame (%.1f fps; scene %.2f ms, "
-      "UI %.2f ms), simulation %.2f ms/frame\n",
-      timed, fb_w, fb_h, state_.show_panels ? "panels on" : "no panels", draw_ms / timed,
+      "rendered %d frames of %dx%d (%s, %dx MSAA): render + UI %.2f ms/frame (%.1f fps; scene "
+      "%.2f ms, UI %.2f ms), simulation %.2f ms/frame\n",
+      timed, fb_w, fb_h, state_.show_panels ? "panels on" : "no panels", samples_, draw_ms / timed,
       draw_ms > 0 ? 1000 * timed / draw_ms : 0.0, scene_ms / timed, (draw_ms - scene_ms) / timed,
       simulate_ms / timed);
   if (!options_.screenshot.empty()) {
@@ -809,8 +810,8 @@ int App::run() {
 
 int run_viewer(const ViewOptions& options) {
   std::string error;
-  std::unique_ptr<GlContext> context =
-      GlContext::create(options.width, options.height, !options.headless(), "Pliant", &error);
+  std::unique_ptr<GlContext> context = GlContext::create(
+      options.width, options.height, !options.headless(), "Pliant", &error, options.msaa);
   if (!context) {
     std::cerr << "pliant view: " << error << "\n";
     return 2;

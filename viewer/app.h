@@ -28,6 +28,8 @@ struct ViewOptions {
   std::vector<std::string> plot_sensors;  // sensors to plot at start (opens the sensor panel)
   bool paused = false;
   bool hide_panels = false;
+  // Anti-aliasing samples per pixel; -1: 4, or none on a software rasterizer.
+  int msaa = -1;
 
   bool headless() const { return !screenshot.empty() || !record.empty(); }
 };

@@ -20,7 +20,42 @@ void remember_glfw_error(int code, const char* description) {
   g_glfw_error = std::string(description) + " (GLFW error " + std::to_string(code) + ")";
 }
 
+void set_context_hints(bool visible, int samples) {
+  glfwDefaultWindowHints();
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
+  glfwWindowHint(GLFW_SAMPLES, samples);
+}
+
+std::string current_renderer_name() {
+  const auto* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  return name != nullptr ? name : "";
+}
+
+// GL_RENDERER of a small hidden context, made and dropped; empty when none
+// can be made (the real context then reports why).
+std::string probe_renderer_name() {
+  set_context_hints(false, 0);
+  GLFWwindow* probe = glfwCreateWindow(16, 16, "pliant probe", nullptr, nullptr);
+  if (probe == nullptr) return "";
+  glfwMakeContextCurrent(probe);
+  std::string name = current_renderer_name();
+  glfwMakeContextCurrent(nullptr);
+  glfwDestroyWindow(probe);
+  return name;
+}
+
 }  // namespace
+
+bool is_software_renderer(const std::string& renderer_name) {
+  for (const char* software : {"llvmpipe", "softpipe", "Software Rasterizer", "SWR"}) {
+    if (renderer_name.find(software) != std::string::npos) return true;
+  }
+  return false;
+}
 
 bool write_png(const std::string& path, const Image& image, std::string* error) {
   if (image.width <= 0 || image.height <= 0 ||
@@ -37,7 +72,8 @@ bool write_png(const std::string& path, const Image& image, std::string* error) 
 }
 
 std::unique_ptr<GlContext> GlContext::create(int width, int height, bool visible,
-                                             const std::string& title, std::string* error) {
+                                             const std::string& title, std::string* error,
+                                             int samples) {
   glfwSetErrorCallback(remember_glfw_error);
   g_glfw_error.clear();
   if (g_context_count == 0 && !glfwInit()) {
@@ -47,13 +83,8 @@ std::unique_ptr<GlContext> GlContext::create(int width, int height, bool visible
              "1280x800x24\" pliant view ...";
     return nullptr;
   }
-  glfwDefaultWindowHints();
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
-  glfwWindowHint(GLFW_SAMPLES, 4);
+  if (samples < 0) samples = is_software_renderer(probe_renderer_name()) ? 0 : 4;
+  set_context_hints(visible, samples);
   GLFWwindow* window = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
   if (window == nullptr) {
     *error = "cannot create an OpenGL 3.3 core context: " +
@@ -63,8 +94,11 @@ std::unique_ptr<GlContext> GlContext::create(int width, int height, bool visible
   }
   glfwMakeContextCurrent(window);
   ++g_context_count;
-  return std::unique_ptr<GlContext>(new GlContext(window));
+  return std::unique_ptr<GlContext>(new GlContext(window, samples));
 }
+
+GlContext::GlContext(GLFWwindow* window, int samples)
+    : window_(window), samples_(samples), renderer_name_(current_renderer_name()) {}
 
 GlContext::~GlContext() {
   glfwDestroyWindow(window_);
@@ -150,7 +184,7 @@ std::unique_ptr<OffscreenRenderer> OffscreenRenderer::create(int width, int heig
   if (!out->context_) return nullptr;
   try {
     out->renderer_ = std::make_unique<Renderer>();
-    out->framebuffer_ = std::make_unique<Framebuffer>(width, height, 4);
+    out->framebuffer_ = std::make_unique<Framebuffer>(width, height, out->context_->samples());
   } catch (const std::exception& e) {
     *error = e.what();
     return nullptr;

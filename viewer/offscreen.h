@@ -37,19 +37,33 @@ Image read_window_pixels(int x, int y, int width, int height);
 class GlContext {
  public:
   // nullptr with a sentence in *error when no context can be made (no
-  // display, no OpenGL 3.3).
+  // display, no OpenGL 3.3). `samples` is the anti-aliasing (MSAA) samples
+  // per pixel, 0 for none, or kAutoSamples: 4, or none on a software
+  // rasterizer (llvmpipe, softpipe), where 4 samples cost about half of a
+  // frame.
+  static constexpr int kAutoSamples = -1;
   static std::unique_ptr<GlContext> create(int width, int height, bool visible,
-                                           const std::string& title, std::string* error);
+                                           const std::string& title, std::string* error,
+                                           int samples = kAutoSamples);
   ~GlContext();
   GlContext(const GlContext&) = delete;
   GlContext& operator=(const GlContext&) = delete;
 
   GLFWwindow* window() const { return window_; }
+  // The samples per pixel chosen (for the window and offscreen framebuffers).
+  int samples() const { return samples_; }
+  // GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
+  const std::string& renderer_name() const { return renderer_name_; }
 
  private:
-  explicit GlContext(GLFWwindow* window) : window_(window) {}
+  GlContext(GLFWwindow* window, int samples);
   GLFWwindow* window_ = nullptr;
+  int samples_ = 0;
+  std::string renderer_name_;
 };
+
+// Whether GL_RENDERER names a software rasterizer.
+bool is_software_renderer(const std::string& renderer_name);
 
 // A multisampled colour + depth framebuffer with a single-sampled copy
 // for reading back.

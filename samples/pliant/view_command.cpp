@@ -47,6 +47,10 @@ void add_view_command(CLI::App& app) {
                    "sensors, help");
   view->add_option("--plot-sensor", options->plot_sensors,
                    "Plot this sensor in the sensor panel, which opens (repeatable)");
+  view->add_option("--msaa", options->msaa,
+                   "Anti-aliasing samples per pixel (0: none); by default 4, or none on a "
+                   "software rasterizer such as llvmpipe, where they cost half a frame")
+      ->check(CLI::Range(0, 16));
   view->add_flag("--paused", options->paused, "Start paused");
   view->add_flag("--no-panels", options->hide_panels, "Hide the panels");
   view->callback([options, show] {
