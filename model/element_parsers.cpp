@@ -680,11 +680,6 @@ void parse_option(AttributeReader& reader, Options& options) {
   if (options.iterations < 0 || options.noslip_iterations < 0 || options.mpr_iterations < 0) {
     reader.fail("iteration counts of <option> must not be negative");
   }
-  if (options.noslip_iterations > 0) {
-    reader.note(
-        "'noslip_iterations' is accepted and not used: Pliant has no noslip "
-        "post-processing, so contacts may slip as without it");
-  }
   // Documented in MuJoCo 3.3.8, meaningless to Pliant's solvers.
   const std::string line_search = "Pliant's line search is exact, with no iteration budget";
   reader.accept_unused("ls_iterations", line_search);

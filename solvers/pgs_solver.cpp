@@ -134,13 +134,9 @@ void solve_cone_block(int dim, const double* friction, const double* a, const do
   for (int j = 1; j < dim; ++j) f[j] = x[j - 1];
 }
 
-void solve_pgs(const ConstraintProblem& p, SolverWorkspace& w) {
-  w.prepare(p);
-  SolverResult& r = w.result;
-  SolverStatistics& stats = r.statistics;
-  const int nv = p.nv, n = p.nefc;
-
-  // AR = J M^-1 J^T + diag(R), column by column: M^-1 J_i^T, then J of it.
+void build_dual(const ConstraintProblem& p, SolverWorkspace& w, bool regularised) {
+  const int n = p.nefc;
+  // A = J M^-1 J^T, column by column: M^-1 J_i^T, then J of it.
   w.ar.resize(static_cast<size_t>(n) * n);
   std::vector<double>& column = w.scratch_nv;
   for (int i = 0; i < n; ++i) {
@@ -155,12 +151,21 @@ void solve_pgs(const ConstraintProblem& p, SolverWorkspace& w) {
       w.ar[static_cast<size_t>(j) * n + i] = sum;
       w.ar[static_cast<size_t>(i) * n + j] = sum;
     }
-    w.ar[static_cast<size_t>(i) * n + i] += p.R[i];
+    if (regularised) w.ar[static_cast<size_t>(i) * n + i] += p.R[i];
   }
   // b = J a0 - aref.
   w.b.resize(n);
   problem_jacobian_multiply(p, p.qacc_smooth, w.b.data());
   for (int i = 0; i < n; ++i) w.b[i] -= p.aref[i];
+}
+
+void solve_pgs(const ConstraintProblem& p, SolverWorkspace& w) {
+  w.prepare(p);
+  SolverResult& r = w.result;
+  SolverStatistics& stats = r.statistics;
+  const int nv = p.nv, n = p.nefc;
+
+  build_dual(p, w, true);
 
   std::vector<double>& f = r.force;
   if (p.force_start) {

@@ -14,6 +14,11 @@ namespace pliant {
 
 struct SolverWorkspace;
 
+// The dual's matrix into workspace.ar (nefc x nefc, row-major):
+// J M^-1 J^T, plus diag(R) when `regularised`; and b = J a0 - aref into
+// workspace.b.
+void build_dual(const ConstraintProblem& problem, SolverWorkspace& workspace, bool regularised);
+
 // Minimises the dual cost by PGS into workspace.result. Iterations stop
 // when scale * (dual cost decrease) < tolerance.
 void solve_pgs(const ConstraintProblem& problem, SolverWorkspace& workspace);

@@ -6,6 +6,7 @@
 #include "solvers/cg_solver.h"
 #include "solvers/cost.h"
 #include "solvers/newton_solver.h"
+#include "solvers/noslip.h"
 #include "solvers/pgs_solver.h"
 #include "solvers/workspace.h"
 
@@ -108,6 +109,14 @@ void solve_constraints(const Model& m, Data& d) {
       break;
   }
 
+  // The iteration limit speaks of the main solver; noslip's sweeps are
+  // added to its count afterwards, as MuJoCo counts them.
+  const bool hit_limit =
+      !w.result.statistics.converged && w.result.statistics.iterations >= p.iterations;
+  if (m.options.noslip_iterations > 0) {
+    apply_noslip(p, w, m.options.noslip_iterations, m.options.noslip_tolerance);
+  }
+
   const SolverResult& r = w.result;
   for (int k = 0; k < m.nv; ++k) {
     d.qacc[k] = r.qacc[k];
@@ -115,9 +124,7 @@ void solve_constraints(const Model& m, Data& d) {
   }
   for (int i = 0; i < nefc; ++i) efc.force[i] = r.force[i];
   stats = r.statistics;
-  if (!stats.converged && stats.iterations >= p.iterations) {
-    record_warning(d, WarningKind::kSolverLimit, stats.iterations);
-  }
+  if (hit_limit) record_warning(d, WarningKind::kSolverLimit, stats.iterations);
 }
 
 void contact_force(const Model&, const Data& d, int c, double force[6]) {
