@@ -138,59 +138,62 @@ LineSearchResult exact_line_search(const LineSearchInput& in) {
     return result;
   };
 
-  // At alpha = 0 the slope must be clearly negative.
+  // One Newton step from alpha = 0 is always tried, and kept when it does
+  // not raise the cost; when its slope is within the tolerance it is the
+  // answer (alpha = 0, no step, when the step raised the cost).
   const LinePoint start = eval(0);
   result.cost = start.cost;
-  if (start.d1 > -gtol) return result;
-
-  // One-sided phase: Newton steps while the slope stays negative.
   LinePoint x = newton(start);
+  if (start.cost < x.cost) x = start;
   if (converged(x)) return finish(x);
-  // The bracket: lo (negative slope) and hi (positive slope), each with
-  // the Newton step taken from it.
-  LinePoint lo = start, lo_step = x;
-  if (x.d1 < 0) {
-    while (x.d1 < 0 && count < kMaxLineSearchEvaluations) {
-      lo = x;
-      x = newton(x);
-      if (converged(x)) return finish(x);
-    }
-    if (x.d1 < 0) return finish(x);  // out of evaluations
-    lo_step = x;
-  }
-  LinePoint hi = x;
-  LinePoint hi_step = newton(hi);
-  if (converged(hi_step)) return finish(hi_step);
-  // When the first step overshot, the bracket starts at 0 and the Newton
-  // step from 0 is evaluated again (MuJoCo 2.2.2 does; the evaluation counts
-  // then agree with its statistics).
-  if (lo.alpha == 0) lo_step = newton(start);
 
-  // Bracketed phase: each round adds the midpoint to the two ends' Newton
-  // steps, returns the first of the three inside the tolerance, else moves
-  // each end to the candidate of its sign with the smallest |slope| and
-  // takes the Newton step from it.
-  while (count < kMaxLineSearchEvaluations) {
-    const LinePoint mid = eval(0.5 * (lo.alpha + hi.alpha));
-    const LinePoint candidates[3] = {lo_step, hi_step, mid};
+  // One-sided phase: Newton steps in the direction of descent while the
+  // slope keeps its sign; `last` is the point before.
+  const double dir = x.d1 < 0 ? 1 : -1;
+  LinePoint last;
+  bool moved = false;
+  while (x.d1 * dir <= -gtol && count < kMaxLineSearchEvaluations) {
+    last = x;
+    moved = true;
+    x = newton(x);
+    if (converged(x)) return finish(x);
+  }
+  if (count >= kMaxLineSearchEvaluations || !moved) return finish(x);
+
+  // Bracketed phase between x and last (slopes of opposite signs). Each
+  // round adds the midpoint to the candidates (x's Newton step, and at
+  // first x itself for last), returns the cheapest candidate within the
+  // tolerance, else moves each end to the candidate of its sign with the
+  // smallest |slope| and takes the Newton step from it; when neither end
+  // moves, double precision is exhausted and the midpoint is the answer.
+  LinePoint x_next = newton(x), last_next = x;
+  auto update = [&](LinePoint& end, LinePoint& next, const LinePoint(&candidates)[3]) {
+    bool updated = false;
     for (const LinePoint& y : candidates) {
-      if (converged(y)) return finish(y);
-    }
-    bool moved_lo = false, moved_hi = false;
-    for (const LinePoint& y : candidates) {
-      if (y.d1 < 0 && y.d1 > lo.d1) {
-        lo = y;
-        moved_lo = true;
-      } else if (y.d1 > 0 && y.d1 < hi.d1) {
-        hi = y;
-        moved_hi = true;
+      if ((end.d1 < 0 && y.d1 < 0 && end.d1 < y.d1) || (end.d1 > 0 && y.d1 > 0 && end.d1 > y.d1)) {
+        end = y;
+        updated = true;
       }
     }
-    if (!moved_lo && !moved_hi) break;  // no progress left in double precision
-    if (moved_lo && count < kMaxLineSearchEvaluations) lo_step = newton(lo);
-    if (moved_hi && count < kMaxLineSearchEvaluations) hi_step = newton(hi);
+    if (updated) next = newton(end);
+    return updated;
+  };
+  while (count < kMaxLineSearchEvaluations) {
+    const LinePoint mid = eval(0.5 * (x.alpha + last.alpha));
+    const LinePoint candidates[3] = {x_next, last_next, mid};
+    const LinePoint* best = nullptr;
+    for (const LinePoint& y : candidates) {
+      if (converged(y) && (best == nullptr || y.cost < best->cost)) best = &y;
+    }
+    if (best != nullptr) return finish(*best);
+    const bool moved_x = update(x, x_next, candidates);
+    const bool moved_last = update(last, last_next, candidates);
+    if (!moved_x && !moved_last) return finish(mid);
   }
-  return finish(lo.alpha > 0 && lo.cost <= hi.cost ? lo : hi);
+  // Out of evaluations: the cheaper end if it beats alpha = 0.
+  if (x.cost <= last.cost && x.cost < start.cost) return finish(x);
+  if (last.cost <= x.cost && last.cost < start.cost) return finish(last);
+  return result;
 }
 
 }  // namespace pliant

@@ -3,8 +3,9 @@
 // The exact line search shared by the primal solvers. Along a + alpha s the
 // total cost is a convex piecewise quadratic in alpha (with smooth
 // non-quadratic pieces for elliptic cones in their middle zone); it is
-// minimised by Newton steps on the 1-D function, bracketing the minimum once
-// the derivative changes sign, until |derivative| < gtol with
+// minimised as MuJoCo 3.3.8 does: one Newton step from 0 always tried, then
+// Newton steps on the 1-D function the way of descent, bracketing the
+// minimum once the derivative changes sign, until |derivative| < gtol with
 // gtol = tolerance * 0.01 * |s| / scale, or 50 evaluations.
 
 #include "solvers/constraint_problem.h"
@@ -34,7 +35,7 @@ struct LinePoint {
 };
 
 struct LineSearchResult {
-  double alpha = 0;  // 0 when s is not a descent direction
+  double alpha = 0;  // 0: no step lowers the cost; negative along a climbing s
   double cost = 0;   // total cost at alpha
   int evaluations = 0;
 };

@@ -119,8 +119,9 @@ TEST(LineSearch, FindsTheMinimumOfPiecewiseQuadratics) {
   std::cout << "mean evaluations per search: " << double(total_evaluations) / searches << "\n";
 }
 
-// A direction that does not descend gives alpha = 0.
-TEST(LineSearch, ReturnsZeroUphill) {
+// Along a direction that climbs, the search goes back to the minimum on the
+// line (alpha < 0), as MuJoCo 3.3.8's does (2.2.2 stopped at alpha = 0).
+TEST(LineSearch, GoesBackAlongAClimbingDirection) {
   testing::SyntheticProblem sp(4, testing::every_row_type(), 9);
   Line line(sp.problem, 1);
   if (evaluate_line(line.input, 0).d1 < 0) {
@@ -128,7 +129,39 @@ TEST(LineSearch, ReturnsZeroUphill) {
     for (double& v : line.s) v = -v;
     line.input.gauss[1] = -line.input.gauss[1];
   }
-  EXPECT_EQ(exact_line_search(line.input).alpha, 0);
+  ASSERT_GT(evaluate_line(line.input, 0).d1, 0);
+  const LineSearchResult result = exact_line_search(line.input);
+  EXPECT_LT(result.alpha, 0);
+  // The minimum on the line: no point around it is lower.
+  for (double alpha = 2 * result.alpha; alpha <= 0; alpha -= result.alpha / 100) {
+    EXPECT_GE(evaluate_line(line.input, alpha).cost, result.cost - 1e-9 * std::abs(result.cost));
+  }
+}
+
+// Started at the minimum along s, the search stays there (to round-off) and
+// never climbs; MuJoCo 3.3.8 tries one Newton step from 0 even then (2.2.2
+// returned alpha = 0 as soon as the slope at 0 was within the tolerance).
+TEST(LineSearch, StaysAtTheMinimumWhenStartedThere) {
+  int searches = 0;
+  for (int seed = 0; seed < 40; ++seed) {
+    testing::SyntheticProblem sp(4, testing::every_row_type(), seed);
+    Line line(sp.problem, seed + 7);
+    // Move the start to the minimum of the line, then search again from it.
+    const LineSearchResult first = exact_line_search(line.input);
+    if (first.alpha <= 0) continue;
+
+    for (int i = 0; i < sp.problem.nefc; ++i) line.jar[i] += first.alpha * line.jv[i];
+    line.input.gauss[0] += first.alpha * (line.input.gauss[1] + first.alpha * line.input.gauss[2]);
+    line.input.gauss[1] += 2 * first.alpha * line.input.gauss[2];
+    prepare_line_search(line.input);
+    const LinePoint at_start = evaluate_line(line.input, 0);
+    ASSERT_NEAR(at_start.cost, first.cost, 1e-9 * std::abs(first.cost)) << seed;
+    const LineSearchResult again = exact_line_search(line.input);
+    ++searches;
+    EXPECT_LE(again.cost, at_start.cost + 1e-12 * std::abs(at_start.cost)) << seed;
+    EXPECT_LE(std::abs(again.alpha), 1e-6 * first.alpha) << seed;
+  }
+  EXPECT_GT(searches, 10);
 }
 
 }  // namespace
