@@ -4,10 +4,14 @@
 // the scene, and what a drop measures. Shared by the engine's tests and the
 // MuJoCo 2.2.2 conformance test, which steps the same scene in both engines.
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <iostream>
 #include <string>
 
+#include "engine/tuning.h"
 #include "model/solver_params.h"
 
 namespace pliant::test {
@@ -62,6 +66,29 @@ DropMeasure measure_drop(double speed, double seconds, double timestep, Step ste
   m.rest_depth = kDropRadius - z;
   m.rest_speed = std::abs(vz);
   return m;
+}
+
+// Drops a sphere with each designed material preset at its own impact
+// speed (`drop(preset)` returns what the drop measured in one engine) and
+// checks the preset's targets: restitution within 5 % of the asked value (or
+// 0.005), resting depth within 5 %, penetration under the bound.
+template <typename Drop>
+void expect_presets_meet_their_targets(const char* engine, Drop drop) {
+  int designed = 0;
+  for (const MaterialPreset& p : material_presets()) {
+    if (!p.target) continue;
+    ++designed;
+    const ImpactTarget& t = *p.target;
+    const DropMeasure m = drop(p);
+    std::cout << p.name << ", " << engine << ": restitution " << m.restitution << " (asked "
+              << t.restitution << "), max penetration " << m.max_penetration << " m (bound "
+              << t.max_penetration << "), rest " << m.rest_depth << " m (asked " << t.depth
+              << ")\n";
+    EXPECT_NEAR(m.restitution, t.restitution, 0.05 * std::max(t.restitution, 0.1)) << p.name;
+    EXPECT_NEAR(m.rest_depth, t.depth, 0.05 * t.depth) << p.name;
+    EXPECT_LE(m.max_penetration, t.max_penetration) << p.name;
+  }
+  EXPECT_GE(designed, 4);
 }
 
 }  // namespace pliant::test
