@@ -216,12 +216,7 @@ void apply_noslip(const ConstraintProblem& p, SolverWorkspace& w, int iterations
     if (improvement < tolerance) break;
   }
   stats.iterations += iter;
-
-  // a = a0 + M^-1 J^T f.
-  problem_jacobian_transpose_multiply(p, f.data(), r.qfrc_constraint.data());
-  for (int k = 0; k < p.nv; ++k) r.qacc[k] = r.qfrc_constraint[k];
-  problem_mass_solve(p, r.qacc.data());
-  for (int k = 0; k < p.nv; ++k) r.qacc[k] += p.qacc_smooth[k];
+  finish_dual(p, w);
 }
 
 }  // namespace pliant

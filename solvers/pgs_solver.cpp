@@ -159,11 +159,19 @@ void build_dual(const ConstraintProblem& p, SolverWorkspace& w, bool regularised
   for (int i = 0; i < n; ++i) w.b[i] -= p.aref[i];
 }
 
+void finish_dual(const ConstraintProblem& p, SolverWorkspace& w) {
+  SolverResult& r = w.result;
+  problem_jacobian_transpose_multiply(p, r.force.data(), r.qfrc_constraint.data());
+  for (int k = 0; k < p.nv; ++k) r.qacc[k] = r.qfrc_constraint[k];
+  problem_mass_solve(p, r.qacc.data());
+  for (int k = 0; k < p.nv; ++k) r.qacc[k] += p.qacc_smooth[k];
+}
+
 void solve_pgs(const ConstraintProblem& p, SolverWorkspace& w) {
   w.prepare(p);
   SolverResult& r = w.result;
   SolverStatistics& stats = r.statistics;
-  const int nv = p.nv, n = p.nefc;
+  const int n = p.nefc;
 
   build_dual(p, w, true);
 
@@ -266,11 +274,7 @@ void solve_pgs(const ConstraintProblem& p, SolverWorkspace& w) {
     }
   }
   stats.cost = cost;
-  // a = a0 + M^-1 J^T f.
-  problem_jacobian_transpose_multiply(p, f.data(), r.qfrc_constraint.data());
-  for (int k = 0; k < nv; ++k) r.qacc[k] = r.qfrc_constraint[k];
-  problem_mass_solve(p, r.qacc.data());
-  for (int k = 0; k < nv; ++k) r.qacc[k] += p.qacc_smooth[k];
+  finish_dual(p, w);
 }
 
 }  // namespace pliant

@@ -19,6 +19,10 @@ struct SolverWorkspace;
 // workspace.b.
 void build_dual(const ConstraintProblem& problem, SolverWorkspace& workspace, bool regularised);
 
+// From the dual's forces in workspace.result.force: qfrc_constraint = J^T f
+// and qacc = a0 + M^-1 J^T f.
+void finish_dual(const ConstraintProblem& problem, SolverWorkspace& workspace);
+
 // Minimises the dual cost by PGS into workspace.result. Iterations stop
 // when scale * (dual cost decrease) < tolerance.
 void solve_pgs(const ConstraintProblem& problem, SolverWorkspace& workspace);

@@ -30,11 +30,6 @@ void set_context_hints(bool visible, int samples) {
   glfwWindowHint(GLFW_SAMPLES, samples);
 }
 
-std::string current_renderer_name() {
-  const auto* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
-  return name != nullptr ? name : "";
-}
-
 // GL_RENDERER of a small hidden context, made and dropped; empty when none
 // can be made (the real context then reports why).
 std::string probe_renderer_name() {
@@ -42,20 +37,22 @@ std::string probe_renderer_name() {
   GLFWwindow* probe = glfwCreateWindow(16, 16, "pliant probe", nullptr, nullptr);
   if (probe == nullptr) return "";
   glfwMakeContextCurrent(probe);
-  std::string name = current_renderer_name();
+  const auto* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  std::string result = name != nullptr ? name : "";
   glfwMakeContextCurrent(nullptr);
   glfwDestroyWindow(probe);
-  return name;
+  return result;
 }
 
-}  // namespace
-
+// Whether GL_RENDERER names a software rasterizer.
 bool is_software_renderer(const std::string& renderer_name) {
   for (const char* software : {"llvmpipe", "softpipe", "Software Rasterizer", "SWR"}) {
     if (renderer_name.find(software) != std::string::npos) return true;
   }
   return false;
 }
+
+}  // namespace
 
 bool write_png(const std::string& path, const Image& image, std::string* error) {
   if (image.width <= 0 || image.height <= 0 ||
@@ -97,8 +94,7 @@ std::unique_ptr<GlContext> GlContext::create(int width, int height, bool visible
   return std::unique_ptr<GlContext>(new GlContext(window, samples));
 }
 
-GlContext::GlContext(GLFWwindow* window, int samples)
-    : window_(window), samples_(samples), renderer_name_(current_renderer_name()) {}
+GlContext::GlContext(GLFWwindow* window, int samples) : window_(window), samples_(samples) {}
 
 GlContext::~GlContext() {
   glfwDestroyWindow(window_);

@@ -52,18 +52,12 @@ class GlContext {
   GLFWwindow* window() const { return window_; }
   // The samples per pixel chosen (for the window and offscreen framebuffers).
   int samples() const { return samples_; }
-  // GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
-  const std::string& renderer_name() const { return renderer_name_; }
 
  private:
   GlContext(GLFWwindow* window, int samples);
   GLFWwindow* window_ = nullptr;
   int samples_ = 0;
-  std::string renderer_name_;
 };
-
-// Whether GL_RENDERER names a software rasterizer.
-bool is_software_renderer(const std::string& renderer_name);
 
 // A multisampled colour + depth framebuffer with a single-sampled copy
 // for reading back.

@@ -280,12 +280,6 @@ void GpuMesh::release() {
   vao_ = vbo_ = ebo_ = 0;
 }
 
-void GpuMesh::draw() const {
-  if (vao_ == 0) return;
-  glBindVertexArray(vao_);
-  glDrawElements(GL_TRIANGLES, index_count_, GL_UNSIGNED_INT, nullptr);
-}
-
 void GpuMesh::bind() const { glBindVertexArray(vao_); }
 
 void GpuMesh::draw_instances(int count) const {

@@ -50,10 +50,9 @@ class GpuMesh {
   GpuMesh(GpuMesh&& other) noexcept;
   GpuMesh& operator=(GpuMesh&& other) noexcept;
 
-  void draw() const;
-  // Instanced drawing: bind() makes the mesh's vertex array current (so that
-  // per-instance attributes can be pointed at a buffer), draw_instances()
-  // then draws `count` instances of it.
+  // Drawing is instanced: bind() makes the mesh's vertex array current (so
+  // that per-instance attributes can be pointed at a buffer),
+  // draw_instances() then draws `count` instances of it.
   void bind() const;
   void draw_instances(int count) const;
 

@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 #include <mujoco/mujoco.h>
 
-#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iostream>

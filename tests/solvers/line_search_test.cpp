@@ -149,7 +149,6 @@ TEST(LineSearch, StaysAtTheMinimumWhenStartedThere) {
     // Move the start to the minimum of the line, then search again from it.
     const LineSearchResult first = exact_line_search(line.input);
     if (first.alpha <= 0) continue;
-
     for (int i = 0; i < sp.problem.nefc; ++i) line.jar[i] += first.alpha * line.jv[i];
     line.input.gauss[0] += first.alpha * (line.input.gauss[1] + first.alpha * line.input.gauss[2]);
     line.input.gauss[1] += 2 * first.alpha * line.input.gauss[2];
