@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/collision/collision_scratch.h"
+#include "engine/constraint/islands.h"
 #include "engine/data.h"
 #include "solvers/workspace.h"
 
@@ -16,6 +17,7 @@ namespace pliant {
 struct Workspace {
   CollisionScratch collision;  // collide()
   SolverWorkspace solver;      // the constraint solvers
+  IslandScratch islands;       // solve_constraints by island
   VectorXd scratch_nv;
   VectorXd factor;                       // nM: M + h diag(damping) for implicit damping
   VectorXd factor_diagonal, force;       // nv

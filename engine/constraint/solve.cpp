@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/constraint/islands.h"
 #include "engine/workspace.h"
 #include "solvers/cg_solver.h"
 #include "solvers/cost.h"
@@ -58,6 +59,7 @@ ConstraintProblem make_problem(const Model& m, Data& d) {
   p.tolerance = m.options.tolerance;
   p.iterations = m.options.iterations;
   p.dense_hessian = efc.dense;
+  p.factor = static_cast<ConstraintProblem::Factor>(m.options.hessian_factor);
   return p;
 }
 
@@ -93,12 +95,26 @@ void solve_constraints(const Model& m, Data& d) {
     if (cost_warm < cost_smooth) start = d.qacc_warmstart.data();
   }
   p.qacc_start = start;
+  // Newton and CG solve island by island (MuJoCo 3.3.8's default); PGS and
+  // noslip solve the whole problem.
+  const bool primal = m.options.solver != SolverType::kPgs;
+  IslandScratch& islands = workspace(d).islands;
+  const bool by_island = primal && m.options.flags.island && m.options.noslip_iterations == 0 &&
+                         find_islands(p, islands) > 0;
   switch (m.options.solver) {
     case SolverType::kNewton:
-      solve_newton(p, w);
+      if (by_island) {
+        solve_by_island(p, islands, w, solve_newton);
+      } else {
+        solve_newton(p, w);
+      }
       break;
     case SolverType::kCg:
-      solve_cg(p, w);
+      if (by_island) {
+        solve_by_island(p, islands, w, solve_cg);
+      } else {
+        solve_cg(p, w);
+      }
       break;
     case SolverType::kPgs:
       if (warm) {

@@ -10,7 +10,9 @@ namespace pliant {
 // else qacc_smooth), runs options.solver (Newton, CG or PGS) and writes
 // data.qacc, data.efc.force, data.qfrc_constraint and data.solver. Hitting
 // the iteration limit without convergence records kSolverLimit. With no
-// rows, qacc = qacc_smooth and qfrc_constraint = 0. Needs the acceleration
+// rows, qacc = qacc_smooth and qfrc_constraint = 0. Newton and CG solve
+// island by island (engine/constraint/islands.h) unless the island flag is
+// off or noslip is on; noslip follows any solver. Needs the acceleration
 // stage (qacc_smooth) and constraint_reference (aref).
 void solve_constraints(const Model& model, Data& data);
 

@@ -8,10 +8,11 @@ namespace pliant::cli {
 namespace {
 
 // MuJoCo's disable-flag names and the switches they turn off in Pliant.
-// midphase, nativeccd and island name MuJoCo 3.x strategies Pliant does not
+// island off solves the constraint problem whole instead of island by
+// island. midphase and nativeccd name MuJoCo 3.x strategies Pliant does not
 // have: with them off, MuJoCo computes what Pliant always computes (no
-// bounding-volume midphase, MPR for general convex pairs, one constraint
-// problem), so they are accepted for like-for-like comparisons.
+// bounding-volume midphase, MPR for general convex pairs), so they are
+// accepted for like-for-like comparisons.
 std::vector<std::pair<std::string, bool OptionFlags::*>> disable_flags() {
   return {{"constraint", &OptionFlags::constraint},
           {"equality", &OptionFlags::equality},
@@ -51,6 +52,10 @@ void add_stepping_options(CLI::App* command, SteppingOptions& options) {
   command->add_option("--solver", options.solver, "Constraint solver")
       ->check(CLI::IsMember({"newton", "cg", "pgs"}));
   command
+      ->add_option("--hessian-factor", options.hessian_factor,
+                   "Newton's sparse Hessian factor (default: the cheaper by estimated work)")
+      ->check(CLI::IsMember({"envelope", "blocks"}));
+  command
       ->add_option("--ctrl-noise", options.ctrl_noise,
                    "Each step, ctrl = S * N(0,1) (mt19937_64 seeded with 1)")
       ->check(CLI::NonNegativeNumber);
@@ -65,6 +70,8 @@ void apply_solver_choice(const SteppingOptions& options, Model& model) {
   if (options.solver == "newton") model.options.solver = SolverType::kNewton;
   if (options.solver == "cg") model.options.solver = SolverType::kCg;
   if (options.solver == "pgs") model.options.solver = SolverType::kPgs;
+  if (options.hessian_factor == "envelope") model.options.hessian_factor = HessianFactor::kEnvelope;
+  if (options.hessian_factor == "blocks") model.options.hessian_factor = HessianFactor::kBlocks;
 }
 
 }  // namespace pliant::cli

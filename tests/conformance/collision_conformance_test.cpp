@@ -365,7 +365,7 @@ TEST(CollisionConformance, PrimitivePairsMatchMuJoCo) {
       const std::string path = write_temp(pair_xml(t1, t2), name);
       MjModelPtr ref = load_reference(path);
       ASSERT_TRUE(ref);
-      Model model = load_model(path);
+      Model model = load_model_as_mujoco222(path);
       MjDataPtr rd(mj_makeData(ref.get()));
       Data data(model);
       std::mt19937_64 rng(1234 + 17 * i1 + i2);
@@ -417,7 +417,7 @@ TEST_P(SceneCollision, ContactSetsMatchMuJoCo) {
   const std::string path = GetParam();
   MjModelPtr ref = load_reference(path);
   ASSERT_TRUE(ref);
-  Model model = load_model(path);
+  Model model = load_model_as_mujoco222(path);
   MjDataPtr rd(mj_makeData(ref.get()));
   Data data(model);
   std::mt19937_64 rng(99);

@@ -87,7 +87,7 @@ class ConstraintRowsTest : public ::testing::TestWithParam<std::string> {};
 void compare_rows(const std::string& path, bool contacts) {
   MjModelPtr ref = load_reference(path);
   ASSERT_TRUE(ref);
-  Model model = load_model(path);
+  Model model = load_model_as_mujoco222(path);
   if (!contacts) {
     model.options.flags.contact = false;
     ref->opt.disableflags |= mjDSBL_CONTACT;
@@ -148,7 +148,7 @@ TEST_P(ConstraintRowsTest, RowsMatchMuJoCoWithContactsWhereContactsAgree) {
 // The sparse and dense layouts give bit-identical rows.
 TEST(ConstraintLayouts, SparseAndDenseRowsAreIdenticalOnHumanoid100) {
   const std::string path = std::string(PLIANT_MUJOCO_MODELS) + "/humanoid100/humanoid100.xml";
-  Model sparse_model = load_model(path);
+  Model sparse_model = load_model_as_mujoco222(path);
   sparse_model.options.jacobian = JacobianLayout::kSparse;
   Model dense_model = sparse_model;
   dense_model.options.jacobian = JacobianLayout::kDense;

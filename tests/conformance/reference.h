@@ -216,6 +216,21 @@ inline MjModelPtr load_reference(const std::string& path) {
   return m;
 }
 
+// Pliant as MuJoCo 2.2.2 computes: 2.2.2 solves the whole constraint
+// problem at once, while Pliant (as MuJoCo 3.3.8) solves Newton and CG
+// island by island with each island's own scale and termination. The two
+// reach the same optimum and differ by where each stops: with islands on,
+// the whole 2.2.2 suite passes but for 22_humanoids' CG with contacts
+// (efc_force 1.46e-6 from 2.2.2 against a 1e-6 target; CG took 18
+// iterations in its largest island, 2.2.2 69 on the whole problem). So
+// the 2.2.2 comparisons of solver answers and trajectories turn islands
+// off (named in docs/mujoco3-differences.md, "constraint islands").
+inline Model load_model_as_mujoco222(const std::string& path) {
+  Model model = load_model(path);
+  model.options.flags.island = false;
+  return model;
+}
+
 // A random but valid state: limited joints inside their range, others near
 // qpos0, unit quaternions, velocities ~ N(0, 1), controls inside ctrlrange
 // (or ~ N(0, 1)), activations in [0, 1]. Written to both engines.

@@ -36,7 +36,7 @@ void adopt_state(const mjModel& ref, const mjData& rd, Data& d) {
 // Steps MuJoCo 2.2.2 from keyframe `key` (-1: qpos0) and compares every
 // state's sensordata; returns how many states pressed some touch sensor.
 int compare_trajectory(const std::string& path, int key, int steps) {
-  const Model model = load_model(path);
+  const Model model = load_model_as_mujoco222(path);
   MjModelPtr ref = load_reference(path);
   EXPECT_TRUE(ref);
   if (!ref) return 0;

@@ -141,7 +141,7 @@ class SolverStates : public ::testing::TestWithParam<Param> {
     }
     MjModelPtr ref = load_reference(path);
     ASSERT_TRUE(ref);
-    Model model = load_model(path);
+    Model model = load_model_as_mujoco222(path);
     configure(model, *ref, solver, contacts);
     MjDataPtr rd(mj_makeData(ref.get()));
     Data data(model);
@@ -273,7 +273,7 @@ TEST_P(SolverTrajectories, FollowMuJoCo) {
   const std::string path = GetParam();
   MjModelPtr ref = load_reference(path);
   ASSERT_TRUE(ref);
-  Model model = load_model(path);
+  Model model = load_model_as_mujoco222(path);
   use_reference_muscle_ranges(model, *ref);
   for (int key = -1; key < ref->nkey; ++key) {
     MjDataPtr rd(mj_makeData(ref.get()));
@@ -325,7 +325,7 @@ class SolverAgreement : public ::testing::TestWithParam<std::string> {};
 // Pliant's three solvers on the same problems at tight tolerance.
 TEST_P(SolverAgreement, NewtonCgAndPgsAgree) {
   const std::string path = GetParam();
-  Model model = load_model(path);
+  Model model = load_model_as_mujoco222(path);
   if (model.nv == 0) GTEST_SKIP() << "no dofs";
   model.options.tolerance = 1e-20;
   model.options.iterations = 1000;

@@ -1,0 +1,247 @@
+#include "engine/constraint/islands.h"
+
+#include <algorithm>
+
+#include "solvers/workspace.h"
+
+namespace pliant {
+namespace {
+
+int find_root(std::vector<int>& parent, int t) {
+  while (parent[t] != t) {
+    parent[t] = parent[parent[t]];
+    t = parent[t];
+  }
+  return t;
+}
+
+// Stable counting sort of the items 0..n-1 by group (groups 0..count-1;
+// items of group -1 are left out): order, and start (count + 1 entries).
+void sort_by_group(const std::vector<int>& group_of, int n, int count, std::vector<int>& order,
+                   std::vector<int>& start, std::vector<int>& next) {
+  start.assign(count + 1, 0);
+  for (int i = 0; i < n; ++i) {
+    if (group_of[i] >= 0) ++start[group_of[i] + 1];
+  }
+  for (int g = 0; g < count; ++g) start[g + 1] += start[g];
+  order.resize(start[count]);
+  next.assign(start.begin(), start.end() - 1);
+  for (int i = 0; i < n; ++i) {
+    if (group_of[i] >= 0) order[next[group_of[i]]++] = i;
+  }
+}
+
+}  // namespace
+
+int find_islands(const ConstraintProblem& p, IslandScratch& s) {
+  const int nv = p.nv, nefc = p.nefc;
+  // A tree is named by its root dof.
+  s.tree_of_dof.resize(nv);
+  for (int k = 0; k < nv; ++k) {
+    const int parent = p.mass_tree.parent[k];
+    s.tree_of_dof[k] = parent < 0 ? k : s.tree_of_dof[parent];
+  }
+  s.tree_parent.resize(nv);
+  for (int k = 0; k < nv; ++k) s.tree_parent[k] = k;
+  std::vector<int>& has_rows = s.tree_has_rows;
+  has_rows.assign(nv, 0);
+  for (int i = 0; i < nefc; ++i) {
+    int first = -1;
+    const int adr = p.row_adr[i];
+    for (int k = 0; k < p.row_nnz[i]; ++k) {
+      // Dense rows (small models) list every dof: only non-zeros couple.
+      if (p.dense_hessian && p.J[adr + k] == 0) continue;
+      const int tree = find_root(s.tree_parent, s.tree_of_dof[p.col[adr + k]]);
+      has_rows[s.tree_of_dof[p.col[adr + k]]] = 1;
+      if (first < 0) {
+        first = tree;
+      } else if (tree != first) {
+        s.tree_parent[tree] = first;
+      }
+    }
+  }
+  // Islands numbered in the order of their first row.
+  std::vector<int>& island_of_root = s.island_of_root;
+  island_of_root.assign(nv, -1);
+  s.island_of_row.assign(nefc, -1);
+  int count = 0;
+  for (int i = 0; i < nefc; ++i) {
+    const int adr = p.row_adr[i];
+    for (int k = 0; k < p.row_nnz[i]; ++k) {
+      if (p.dense_hessian && p.J[adr + k] == 0) continue;
+      const int root = find_root(s.tree_parent, s.tree_of_dof[p.col[adr + k]]);
+      if (island_of_root[root] < 0) island_of_root[root] = count++;
+      s.island_of_row[i] = island_of_root[root];
+      break;
+    }
+  }
+  // A row whose Jacobian is zero on every dof (in the dense layout: a
+  // friction direction no dof can move, as in a planar model) couples
+  // nothing: it joins its cone's island (a cone's rows stay together) or
+  // else the first island, where it changes no other row's answer.
+  if (count > 0) {
+    for (int c = 0; c < p.ncone; ++c) {
+      const ConeGroup& cone = p.cones[c];
+      int island = -1;
+      for (int r = 0; r < cone.dim && island < 0; ++r) island = s.island_of_row[cone.first_row + r];
+      for (int r = 0; r < cone.dim; ++r) s.island_of_row[cone.first_row + r] = std::max(island, 0);
+    }
+    for (int i = 0; i < nefc; ++i) s.island_of_row[i] = std::max(s.island_of_row[i], 0);
+  }
+  s.island_of_dof.assign(nv, -1);
+  for (int k = 0; k < nv; ++k) {
+    const int tree = s.tree_of_dof[k];
+    if (has_rows[tree]) s.island_of_dof[k] = island_of_root[find_root(s.tree_parent, tree)];
+  }
+  sort_by_group(s.island_of_dof, nv, count, s.dof_order, s.dof_start, s.next);
+  sort_by_group(s.island_of_row, nefc, count, s.row_order, s.row_start, s.next);
+  return count;
+}
+
+void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWorkspace& w,
+                     void (*solve)(const ConstraintProblem&, SolverWorkspace&)) {
+  const int nv = whole.nv, nefc = whole.nefc;
+  SolverResult& out = s.result;
+  out.qacc.assign(whole.qacc_smooth, whole.qacc_smooth + nv);
+  out.qfrc_constraint.assign(nv, 0.0);
+  out.force.assign(nefc, 0.0);
+  SolverStatistics& stats = out.statistics;
+  stats.iterations = 0;
+  stats.converged = true;
+  stats.final_improvement = stats.final_gradient = stats.cost = 0;
+  stats.per_iteration.clear();
+  const double* start = whole.qacc_start ? whole.qacc_start : whole.qacc_smooth;
+  const int count = static_cast<int>(s.dof_start.size()) - 1;
+  if (count == 1 && s.dof_start[1] == nv && s.row_start[1] == nefc) {
+    // One island holding every dof and row (a pile): the whole problem as it
+    // is, with the island's scale; gathering would copy it unchanged.
+    double trace = 0;
+    for (int k = 0; k < nv; ++k) trace += whole.mass[whole.mass_tree.address[k]];
+    ConstraintProblem p = whole;
+    p.scale = 1 / trace;
+    p.qacc_start = start;
+    p.force_start = nullptr;
+    solve(p, w);
+    return;
+  }
+  s.local_dof.assign(nv, -1);
+  for (int g = 0; g < count; ++g) {
+    // The island's dofs, in global order, with their rows of M and its factor.
+    const int n = s.dof_start[g + 1] - s.dof_start[g];
+    const int* dofs = s.dof_order.data() + s.dof_start[g];
+    s.parent.resize(n);
+    s.address.resize(n + 1);
+    s.mass.clear();
+    s.mass_factor.clear();
+    s.mass_inverse_diagonal.resize(n);
+    s.qacc_smooth.resize(n);
+    s.qfrc_smooth.resize(n);
+    s.qacc_start.resize(n);
+    s.depth.resize(n);
+    double trace = 0;
+    for (int j = 0; j < n; ++j) {
+      const int k = dofs[j];
+      s.local_dof[k] = j;
+      const int parent = whole.mass_tree.parent[k];
+      s.parent[j] = parent < 0 ? -1 : s.local_dof[parent];
+      s.depth[j] = s.parent[j] < 0 ? 0 : s.depth[s.parent[j]] + 1;
+      s.address[j] = static_cast<int>(s.mass.size());
+      const int adr = whole.mass_tree.address[k];
+      s.mass.insert(s.mass.end(), whole.mass + adr, whole.mass + adr + s.depth[j] + 1);
+      s.mass_factor.insert(s.mass_factor.end(), whole.mass_factor + adr,
+                           whole.mass_factor + adr + s.depth[j] + 1);
+      s.mass_inverse_diagonal[j] = whole.mass_inverse_diagonal[k];
+      s.qacc_smooth[j] = whole.qacc_smooth[k];
+      s.qfrc_smooth[j] = whole.qfrc_smooth[k];
+      s.qacc_start[j] = start[k];
+      trace += whole.mass[adr];
+    }
+    s.address[n] = static_cast<int>(s.mass.size());
+
+    // The island's rows, in global order, with their columns renumbered.
+    const int m = s.row_start[g + 1] - s.row_start[g];
+    const int* rows = s.row_order.data() + s.row_start[g];
+    s.row_nnz.resize(m);
+    s.row_adr.resize(m);
+    s.col.clear();
+    s.J.clear();
+    s.type.resize(m);
+    s.R.resize(m);
+    s.D.resize(m);
+    s.aref.resize(m);
+    s.frictionloss.resize(m);
+    s.cone_of_row.assign(m, -1);
+    s.cones.clear();
+    for (int r = 0; r < m; ++r) {
+      const int i = rows[r];
+      s.row_adr[r] = static_cast<int>(s.col.size());
+      const int adr = whole.row_adr[i];
+      for (int k = 0; k < whole.row_nnz[i]; ++k) {
+        const int dof = whole.col[adr + k];
+        if (s.island_of_dof[dof] != g) continue;  // a dense row's zero for another island
+        s.col.push_back(s.local_dof[dof]);
+        s.J.push_back(whole.J[adr + k]);
+      }
+      s.row_nnz[r] = static_cast<int>(s.col.size()) - s.row_adr[r];
+      s.type[r] = whole.type[i];
+      s.R[r] = whole.R[i];
+      s.D[r] = whole.D[i];
+      s.aref[r] = whole.aref[i];
+      s.frictionloss[r] = whole.frictionloss[i];
+      const int cone = whole.cone_of_row[i];
+      if (cone >= 0) {
+        if (whole.cones[cone].first_row == i) {
+          ConeGroup group = whole.cones[cone];
+          group.first_row = r;
+          s.cones.push_back(group);
+        }
+        s.cone_of_row[r] = static_cast<int>(s.cones.size()) - 1;
+      }
+    }
+
+    ConstraintProblem p = whole;
+    p.nv = n;
+    p.nefc = m;
+    p.mass_tree = {n, s.parent.data(), s.address.data()};
+    p.mass = s.mass.data();
+    p.mass_factor = s.mass_factor.data();
+    p.mass_inverse_diagonal = s.mass_inverse_diagonal.data();
+    p.qacc_smooth = s.qacc_smooth.data();
+    p.qfrc_smooth = s.qfrc_smooth.data();
+    p.row_nnz = s.row_nnz.data();
+    p.row_adr = s.row_adr.data();
+    p.col = s.col.data();
+    p.J = s.J.data();
+    p.type = s.type.data();
+    p.R = s.R.data();
+    p.D = s.D.data();
+    p.aref = s.aref.data();
+    p.frictionloss = s.frictionloss.data();
+    p.cone_of_row = s.cone_of_row.data();
+    p.cones = s.cones.data();
+    p.ncone = static_cast<int>(s.cones.size());
+    p.scale = 1 / trace;
+    p.qacc_start = s.qacc_start.data();
+    p.force_start = nullptr;
+    solve(p, w);
+
+    const SolverResult& r = w.result;
+    for (int j = 0; j < n; ++j) {
+      out.qacc[dofs[j]] = r.qacc[j];
+      out.qfrc_constraint[dofs[j]] = r.qfrc_constraint[j];
+    }
+    for (int j = 0; j < m; ++j) out.force[rows[j]] = r.force[j];
+    stats.converged = stats.converged && r.statistics.converged;
+    stats.cost += r.statistics.cost;
+    if (g == 0 || r.statistics.iterations > stats.iterations) {
+      stats.iterations = r.statistics.iterations;
+      stats.final_improvement = r.statistics.final_improvement;
+      stats.final_gradient = r.statistics.final_gradient;
+      stats.per_iteration = r.statistics.per_iteration;
+    }
+    for (int j = 0; j < n; ++j) s.local_dof[dofs[j]] = -1;
+  }
+  std::swap(w.result, out);
+}
+
+}  // namespace pliant

@@ -1,0 +1,49 @@
+#pragma once
+
+// Constraint islands, as MuJoCo 3.3.8 solves by default (the `island` flag):
+// the kinematic trees (a root dof and its descendants) joined by constraint
+// rows that couple them form islands, and the primal solvers (Newton, CG)
+// solve each island alone: its dofs, its rows, its own scale
+// 1 / sum(M_kk over its dofs) and its own iterations and termination. Dofs
+// in no island keep qacc = qacc_smooth. PGS and noslip solve the whole
+// problem at once, as in MuJoCo.
+
+#include <vector>
+
+#include "solvers/constraint_problem.h"
+
+namespace pliant {
+
+struct SolverWorkspace;
+
+// The islands of one step, and the storage of one island's problem (kept
+// across steps: no heap allocation once sizes stop growing).
+struct IslandScratch {
+  // Trees are named by their root dof; tree_parent is a union-find over them.
+  std::vector<int> tree_of_dof, tree_parent, tree_has_rows, island_of_root;
+  std::vector<int> island_of_dof, island_of_row;  // -1: in no island
+  std::vector<int> dof_order, row_order;          // dofs and rows sorted by island
+  std::vector<int> dof_start, row_start;          // per island, into the orders (+1 entry)
+  std::vector<int> next;                          // sorting scratch
+  std::vector<int> local_dof;                     // global dof -> index within its island
+  // One island's problem arrays.
+  std::vector<int> parent, depth, address, row_nnz, row_adr, col, cone_of_row;
+  std::vector<double> mass, mass_factor, mass_inverse_diagonal, qacc_smooth, qfrc_smooth;
+  std::vector<double> qacc_start, J, R, D, aref, frictionloss;
+  std::vector<RowType> type;
+  std::vector<ConeGroup> cones;
+  SolverResult result;  // the whole problem's, filled island by island
+};
+
+// Finds the islands of `whole`; returns their number.
+int find_islands(const ConstraintProblem& whole, IslandScratch& s);
+
+// Solves `whole` island by island with `solve` (solve_newton or solve_cg)
+// into workspace.result, as one solve would fill it: qacc (qacc_smooth
+// outside the islands), force, qfrc_constraint; the statistics are the
+// island's with the most iterations (converged only if all did). Call after
+// find_islands returned at least one island.
+void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWorkspace& workspace,
+                     void (*solve)(const ConstraintProblem&, SolverWorkspace&));
+
+}  // namespace pliant
