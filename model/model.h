@@ -41,6 +41,11 @@ enum class Integrator : int { kEuler = 0, kRk4 = 1, kImplicit = 2, kImplicitFast
 enum class Cone : int { kPyramidal = 0, kElliptic = 1 };
 enum class JacobianLayout : int { kDense = 0, kSparse = 1, kAuto = 2 };
 enum class SolverType : int { kPgs = 0, kCg = 1, kNewton = 2 };
+// Newton's Hessian factor on sparse problems (Pliant's own, not MJCF): the
+// cheaper by estimated work of the envelope in reverse Cuthill-McKee order
+// and the tree-block factor in minimum-degree order, or one of them forced
+// (tests, benchmarks).
+enum class HessianFactor : int { kAuto = 0, kEnvelope = 1, kBlocks = 2 };
 enum class CollisionMode : int { kAll = 0, kPair = 1, kDynamic = 2 };
 enum class EqualityType : int { kConnect = 0, kWeld = 1, kJoint = 2, kTendon = 3 };
 enum class WrapType : int {
@@ -104,7 +109,8 @@ struct OptionFlags {
   bool spring = true, damper = true, gravity = true, clampctrl = true, warmstart = true,
        filterparent = true;
   bool actuation = true, refsafe = true, sensor = true;
-  // MuJoCo 3.x: midphase, nativeccd and island name collision and solver
+  // MuJoCo 3.x: island off solves the constraint problem whole (on: island
+  // by island with Newton and CG); midphase and nativeccd name collision
   // strategies Pliant does not have (accepted, reported); eulerdamp off makes
   // Euler treat joint damping explicitly; autoreset off keeps a diverged state.
   bool midphase = true, eulerdamp = true, autoreset = true, nativeccd = true, island = true;
@@ -137,6 +143,7 @@ struct Options {
   Cone cone = Cone::kPyramidal;
   JacobianLayout jacobian = JacobianLayout::kAuto;
   SolverType solver = SolverType::kNewton;
+  HessianFactor hessian_factor = HessianFactor::kAuto;
   int iterations = 100;
   int noslip_iterations = 0;
   int mpr_iterations = 50;

@@ -70,6 +70,10 @@ struct ConstraintProblem {
   // Use the dense Cholesky for Newton's Hessian (otherwise an envelope
   // factorisation following the rows' sparsity).
   bool dense_hessian = true;
+  // Which sparse factor Newton uses: the cheaper by estimated work, or one
+  // forced (the block factor then also serves dense problems).
+  enum class Factor { kAuto, kEnvelope, kBlocks };
+  Factor factor = Factor::kAuto;
 };
 
 // A solver's output.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "solvers/block_cholesky.h"
 #include "solvers/primal_solver.h"
 #include "solvers/workspace.h"
 
@@ -31,13 +32,7 @@ void EnvelopeCholesky::finish_pattern() {
   }
   adr_[n_] = total;
   values_.assign(total, 0.0);
-  // Entry (i, j) of the factor costs the overlap of rows i and j; bounded
-  // by the shorter row, so sum over rows of width^2 / 2.
-  factor_work_ = 0;
-  for (int i = 0; i < n_; ++i) {
-    const double width = i - first_[i] + 1;
-    factor_work_ += 0.5 * width * width;
-  }
+  factor_work_ = pattern_factor_work();
   for (int j = 0; j < n_; ++j) column_start_[j + 1] += column_start_[j];
   column_row_.resize(column_start_[n_]);
   column_slot_.resize(column_start_[n_]);
@@ -50,6 +45,17 @@ void EnvelopeCholesky::finish_pattern() {
       ++cursor_[j];
     }
   }
+}
+
+// Entry (i, j) of the factor costs the overlap of rows i and j; bounded by
+// the shorter row, so sum over rows of width^2 / 2.
+double EnvelopeCholesky::pattern_factor_work() const {
+  double work = 0;
+  for (int i = 0; i < n_; ++i) {
+    const double width = i - first_[i] + 1;
+    work += 0.5 * width * width;
+  }
+  return work;
 }
 
 void EnvelopeCholesky::clear_values() { std::fill(values_.begin(), values_.end(), 0.0); }
@@ -136,35 +142,56 @@ namespace {
 int slot(const int* position, int k) { return position ? position[k] : k; }
 
 // H(x, y) += value for dofs x, y (lower triangle in the factor's order).
-void add_entry(EnvelopeCholesky& h, const int* position, int x, int y, double value) {
+template <class Factor>
+void add_entry(Factor& h, const int* position, int x, int y, double value) {
   const int a = slot(position, x), b = slot(position, y);
   h.at(std::max(a, b), std::min(a, b)) += value;
 }
 
-// H(a, b) += D J_a J_b over the row's columns (their factor indices
-// looked up once into `slots`).
-void add_row(const ConstraintProblem& p, int i, const int* position, std::vector<int>& slots,
-             EnvelopeCholesky& h) {
-  const int adr = p.row_adr[i], nnz = p.row_nnz[i];
-  const double d = p.D[i];
-  const double* jac = p.J + adr;
-  slots.resize(nnz);
-  for (int a = 0; a < nnz; ++a) slots[a] = slot(position, p.col[adr + a]);
-  for (int a = 0; a < nnz; ++a) {
-    const double da = d * jac[a];
-    if (da == 0) continue;
-    const int sa = slots[a];
-    for (int b = 0; b <= a; ++b) {
-      const int sb = slots[b];
-      h.at(std::max(sa, sb), std::min(sa, sb)) += da * jac[b];
+// H(a, b) += D J_a J_b, row after row in row order. Consecutive rows over
+// the same columns (a contact's pyramid edges, a weld's six rows, every row
+// of the dense layout) share one table of the entries of H they reach, found
+// once for the run of rows.
+template <class Factor>
+void add_rows(const ConstraintProblem& p, const RowState* state, const int* position,
+              std::vector<int>& slots, std::vector<double*>& entries, Factor& h) {
+  int group = -1;
+  for (int i = 0; i < p.nefc; ++i) {
+    if (state[i] != RowState::kQuadratic) continue;
+    const int adr = p.row_adr[i], n = p.row_nnz[i];
+    if (group < 0 || n != p.row_nnz[group] ||
+        !std::equal(p.col + adr, p.col + adr + n, p.col + p.row_adr[group])) {
+      group = i;
+      slots.resize(n);
+      entries.resize(static_cast<size_t>(n) * (n + 1) / 2);
+      for (int a = 0; a < n; ++a) slots[a] = slot(position, p.col[adr + a]);
+      double** entry = entries.data();
+      for (int a = 0; a < n; ++a) {
+        for (int b = 0; b <= a; ++b) {
+          *entry++ = &h.at(std::max(slots[a], slots[b]), std::min(slots[a], slots[b]));
+        }
+      }
+    }
+    const double d = p.D[i];
+    const double* jac = p.J + adr;
+    double* const* entry = entries.data();
+    for (int a = 0; a < n; ++a) {
+      const double da = d * jac[a];
+      if (da == 0) {
+        entry += a + 1;
+        continue;
+      }
+      for (int b = 0; b <= a; ++b) *entry[b] += da * jac[b];
+      entry += a + 1;
     }
   }
 }
 
 // H += Jc^T Hc Jc for one cone in its middle zone (all rows share columns):
 // P = Hc Jc (dim x nnz), then H(a, b) += sum_r Jc(r, a) P(r, b).
+template <class Factor>
 void add_cone(const ConstraintProblem& p, const ConeGroup& cone, const double* hc,
-              const int* position, std::vector<double>& product, EnvelopeCholesky& h) {
+              const int* position, std::vector<double>& product, Factor& h) {
   const int dim = cone.dim, first = cone.first_row;
   const int nnz = p.row_nnz[first];
   product.resize(static_cast<size_t>(dim) * nnz);
@@ -185,7 +212,8 @@ void add_cone(const ConstraintProblem& p, const ConeGroup& cone, const double* h
   }
 }
 
-void add_mass(const ConstraintProblem& p, const int* position, EnvelopeCholesky& h) {
+template <class Factor>
+void add_mass(const ConstraintProblem& p, const int* position, Factor& h) {
   const TreeSparsity& tree = p.mass_tree;
   for (int i = 0; i < p.nv; ++i) {
     int address = tree.address[i];
@@ -196,18 +224,17 @@ void add_mass(const ConstraintProblem& p, const int* position, EnvelopeCholesky&
 }
 
 const int* factor_positions(const SolverWorkspace& w) {
+  if (w.hessian_blocks) return w.block_order.positions();
   return w.hessian_permuted ? w.hessian_order.positions() : nullptr;
 }
 
 // Builds H from scratch at the current states and factorises it.
-void assemble_and_factor(const ConstraintProblem& p, SolverWorkspace& w) {
-  EnvelopeCholesky& h = w.hessian;
+template <class Factor>
+void assemble_and_factor(const ConstraintProblem& p, SolverWorkspace& w, Factor& h) {
   const int* position = factor_positions(w);
   h.clear_values();
   add_mass(p, position, h);
-  for (int i = 0; i < p.nefc; ++i) {
-    if (w.state[i] == RowState::kQuadratic) add_row(p, i, position, w.hessian_slots, h);
-  }
+  add_rows(p, w.state.data(), position, w.hessian_slots, w.hessian_entries, h);
   for (int c = 0; c < p.ncone; ++c) {
     if (w.state[p.cones[c].first_row] != RowState::kCone) continue;
     add_cone(p, p.cones[c], w.cone_hessian.data() + c * kMaxConeDim * kMaxConeDim, position,
@@ -221,6 +248,17 @@ void assemble_and_factor(const ConstraintProblem& p, SolverWorkspace& w) {
     h.factor();
   }
 }
+
+void assemble_and_factor(const ConstraintProblem& p, SolverWorkspace& w) {
+  if (w.hessian_blocks) {
+    assemble_and_factor(p, w, w.block_hessian);
+  } else {
+    assemble_and_factor(p, w, w.hessian);
+  }
+}
+
+// Below this many trees the envelope is never beaten by much.
+constexpr int kMinBlockTrees = 8;
 
 }  // namespace
 
@@ -245,11 +283,32 @@ void build_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
       for (int k = 0; k < nnz; ++k) h.widen(position[p.col[adr + k]], lowest);
     }
   }
-  h.finish_pattern();
+  // Many trees: a block factor in minimum-degree order, if it costs less.
+  using Factor = ConstraintProblem::Factor;
+  w.hessian_blocks = false;
+  if (p.factor == Factor::kBlocks || (p.factor == Factor::kAuto && w.hessian_permuted &&
+                                      w.hessian_order.tree_count() >= kMinBlockTrees)) {
+    if (w.hessian_permuted) {
+      w.block_order.compute_like(w.hessian_order, TreeOrdering::Method::kMinimumDegree);
+    } else {
+      w.block_order.compute(p, TreeOrdering::Method::kMinimumDegree);
+    }
+    w.block_hessian.analyse(p, w.block_order);
+    w.hessian_blocks =
+        p.factor == Factor::kBlocks || w.block_hessian.factor_work() < h.pattern_factor_work();
+  }
+  if (!w.hessian_blocks) h.finish_pattern();
   assemble_and_factor(p, w);
 }
 
 void solve_hessian(SolverWorkspace& w, double* x) {
+  if (w.hessian_blocks) {
+    w.hessian_rhs.resize(w.block_hessian.size());
+    w.block_order.to_factor(x, w.hessian_rhs.data());
+    w.block_hessian.solve(w.hessian_rhs.data());
+    w.block_order.from_factor(w.hessian_rhs.data(), x);
+    return;
+  }
   if (!w.hessian_permuted) {
     w.hessian.solve(x);
     return;
@@ -279,7 +338,23 @@ void update_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
   if (changes == 0 && !rebuild) return;
   // An update touches at most the whole envelope: once the updates would
   // cost more than refactorising, refactor.
-  if (rebuild || changes * w.hessian.update_work() > w.hessian.factor_work()) {
+  double update_work = changes * w.hessian.update_work();
+  const double factor_work =
+      w.hessian_blocks ? w.block_hessian.factor_work() : w.hessian.factor_work();
+  if (w.hessian_blocks && !rebuild) {
+    // An update walks the elimination tree from the row's first column.
+    const int* position = factor_positions(w);
+    update_work = 0;
+    for (int i = 0; i < p.nefc && update_work <= factor_work; ++i) {
+      if ((w.old_state[i] == RowState::kQuadratic) == (w.state[i] == RowState::kQuadratic))
+        continue;
+      const int adr = p.row_adr[i];
+      int first = p.nv;
+      for (int k = 0; k < p.row_nnz[i]; ++k) first = std::min(first, position[p.col[adr + k]]);
+      if (first < p.nv) update_work += w.block_hessian.update_work(first);
+    }
+  }
+  if (rebuild || update_work > factor_work) {
     assemble_and_factor(p, w);
     return;
   }
@@ -295,7 +370,9 @@ void update_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
       const int adr = p.row_adr[i];
       for (int k = 0; k < p.row_nnz[i]; ++k)
         v[slot(position, p.col[adr + k])] = scale * p.J[adr + k];
-      if (!w.hessian.rank_one(v, downdate)) {
+      const bool ok = w.hessian_blocks ? w.block_hessian.rank_one(v, downdate)
+                                       : w.hessian.rank_one(v, downdate);
+      if (!ok) {
         rebuild = true;
         break;
       }

@@ -32,6 +32,8 @@ class EnvelopeCholesky {
   void make_dense();
   // Lays out the storage (values zeroed) and the per-column row lists.
   void finish_pattern();
+  // factor_work() of the pattern so far, before finish_pattern().
+  double pattern_factor_work() const;
 
   int size() const { return n_; }
   int first(int row) const { return first_[row]; }

@@ -12,7 +12,7 @@ constexpr int kMaxClique = 8;
 
 }  // namespace
 
-void TreeOrdering::compute(const ConstraintProblem& p) {
+void TreeOrdering::compute(const ConstraintProblem& p, Method method) {
   const int nv = p.nv;
   // Trees: the root of each dof; tree ids in order of first appearance.
   tree_of_dof_.resize(nv);
@@ -57,9 +57,37 @@ void TreeOrdering::compute(const ConstraintProblem& p) {
   }
   adjacency_start_[trees_] = write;
 
-  reverse_cuthill_mckee();
+  order(method);
+}
 
-  position_.resize(nv);
+void TreeOrdering::compute_like(const TreeOrdering& other, Method method) {
+  // The same graph as last time (a settled scene): the same order, without
+  // ordering again (the order is a function of the graph alone).
+  const bool same = trees_ == other.trees_ && method == last_method_ &&
+                    static_cast<int>(order_.size()) == trees_ && tree_dofs_ == other.tree_dofs_ &&
+                    tree_start_ == other.tree_start_ &&
+                    adjacency_start_ == other.adjacency_start_ &&
+                    std::equal(other.adjacency_.begin(),
+                               other.adjacency_.begin() + other.adjacency_start_[trees_],
+                               adjacency_.begin(), adjacency_.begin() + adjacency_start_[trees_]);
+  if (same) return;
+  trees_ = other.trees_;
+  tree_of_dof_.assign(other.tree_of_dof_.begin(), other.tree_of_dof_.end());
+  tree_start_.assign(other.tree_start_.begin(), other.tree_start_.end());
+  tree_dofs_.assign(other.tree_dofs_.begin(), other.tree_dofs_.end());
+  adjacency_start_.assign(other.adjacency_start_.begin(), other.adjacency_start_.end());
+  adjacency_.assign(other.adjacency_.begin(), other.adjacency_.begin() + adjacency_start_[trees_]);
+  order(method);
+}
+
+void TreeOrdering::order(Method method) {
+  last_method_ = method;
+  if (method == Method::kMinimumDegree) {
+    minimum_degree();
+  } else {
+    reverse_cuthill_mckee();
+  }
+  position_.resize(tree_of_dof_.size());
   int next = 0;
   for (int t : order_) {
     for (int k = tree_start_[t]; k < tree_start_[t + 1]; ++k) position_[tree_dofs_[k]] = next++;
@@ -136,6 +164,53 @@ void TreeOrdering::reverse_cuthill_mckee() {
     placed += breadth_first(start, order_.data() + placed);
   }
   std::reverse(order_.begin(), order_.end());
+}
+
+// Greedy minimum degree on the tree graph: repeatedly eliminate the tree
+// with the fewest neighbours (ties: the lowest index), joining its
+// neighbours into a clique. The graph is kept as bit rows (trees^2 / 8
+// bytes), so an elimination costs its degree times trees / 64 word
+// operations.
+void TreeOrdering::minimum_degree() {
+  const int words = (trees_ + 63) / 64;
+  bits_.assign(static_cast<size_t>(trees_) * words, 0);
+  auto row = [&](int t) { return bits_.data() + static_cast<size_t>(t) * words; };
+  for (int t = 0; t < trees_; ++t) {
+    for (int k = adjacency_start_[t]; k < adjacency_start_[t + 1]; ++k) {
+      const int u = adjacency_[k];
+      row(t)[u / 64] |= 1ull << (u % 64);
+    }
+  }
+  degree_.resize(trees_);
+  for (int t = 0; t < trees_; ++t) degree_[t] = adjacency_start_[t + 1] - adjacency_start_[t];
+  order_.resize(trees_);
+  visited_.assign(trees_, 0);
+  for (int placed = 0; placed < trees_; ++placed) {
+    int v = -1;
+    for (int t = 0; t < trees_; ++t) {
+      if (!visited_[t] && (v < 0 || degree_[t] < degree_[v])) v = t;
+    }
+    order_[placed] = v;
+    visited_[v] = 1;
+    const unsigned long long* rv = row(v);
+    for (int w = 0; w < words; ++w) {
+      for (unsigned long long word = rv[w]; word != 0; word &= word - 1) {
+        const int u = w * 64 + __builtin_ctzll(word);
+        unsigned long long* ru = row(u);
+        int degree = 0;
+        for (int x = 0; x < words; ++x) {
+          ru[x] |= rv[x];
+          if (x == v / 64) ru[x] &= ~(1ull << (v % 64));
+          if (x == u / 64) ru[x] &= ~(1ull << (u % 64));
+          degree += __builtin_popcountll(ru[x]);
+        }
+        degree_[u] = degree;
+      }
+    }
+    // v leaves the graph: clear it from its neighbours' rows (done above)
+    // and its own row.
+    std::fill(row(v), row(v) + words, 0ull);
+  }
 }
 
 void TreeOrdering::to_factor(const double* x, double* out) const {

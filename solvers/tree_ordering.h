@@ -20,8 +20,20 @@ namespace pliant {
 
 class TreeOrdering {
  public:
+  enum class Method {
+    kReverseCuthillMcKee,  // a narrow envelope (EnvelopeCholesky)
+    kMinimumDegree,        // little fill in a block factor (BlockCholesky)
+  };
   // Orders the dofs of `p` (trees from p.mass_tree, coupling from its rows).
-  void compute(const ConstraintProblem& p);
+  void compute(const ConstraintProblem& p, Method method = Method::kReverseCuthillMcKee);
+  // The same trees and coupling graph as `other` (computed for the same
+  // problem), ordered by `method`: no second pass over the rows.
+  void compute_like(const TreeOrdering& other, Method method);
+
+  // Trees in the factor's order: tree_at(k) is the k-th, of tree_size dofs.
+  int tree_count() const { return trees_; }
+  int tree_at(int k) const { return order_[k]; }
+  int tree_size(int tree) const { return tree_start_[tree + 1] - tree_start_[tree]; }
 
   // Index in the factor of dof k.
   int position(int dof) const { return position_[dof]; }
@@ -34,19 +46,26 @@ class TreeOrdering {
 
  private:
   void add_row_edges(const ConstraintProblem& p, int row);
+  void order(Method method);
   void reverse_cuthill_mckee();
+  void minimum_degree();
   int breadth_first(int start, int* order);
 
   std::vector<int> position_;
   // Trees: tree_of_dof_ (nv), dofs of tree t at tree_dofs_[tree_start_[t] ...].
   std::vector<int> tree_of_dof_, tree_start_, tree_dofs_;
   int trees_ = 0;
+  Method last_method_ = Method::kReverseCuthillMcKee;
   // Edges as pairs, then adjacency in CSR (adjacency_start_, adjacency_).
   std::vector<int> edge_a_, edge_b_, adjacency_start_, adjacency_, row_trees_;
   // Fill positions while bucketing dofs and edges.
   std::vector<int> cursor_;
   // Breadth-first search and the final tree order.
   std::vector<int> order_, level_order_, visited_;
+  // Minimum degree: the elimination graph as one bit row per tree, and
+  // each tree's current degree.
+  std::vector<unsigned long long> bits_;
+  std::vector<int> degree_;
 };
 
 }  // namespace pliant

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "solvers/block_cholesky.h"
 #include "solvers/constraint_problem.h"
 #include "solvers/cost.h"
 #include "solvers/newton_solver.h"
@@ -19,13 +20,17 @@ struct SolverWorkspace {
   // nefc
   std::vector<double> jar, jv, quadratic, rank_vector;
   std::vector<RowState> state, old_state;
-  std::vector<double> cone_hessian;  // kMaxConeDim^2 per cone
-  std::vector<double> cone_product;  // Hc Jc for one cone
-  EnvelopeCholesky hessian;          // in the factor's order (identity when dense)
-  TreeOrdering hessian_order;        // dof order of the sparse factor
-  bool hessian_permuted = false;     // hessian_order in use
-  std::vector<double> hessian_rhs;   // nv, a right-hand side in the factor's order
-  std::vector<int> hessian_slots;    // one row's columns as factor indices
+  std::vector<double> cone_hessian;      // kMaxConeDim^2 per cone
+  std::vector<double> cone_product;      // Hc Jc for one cone
+  EnvelopeCholesky hessian;              // in the factor's order (identity when dense)
+  TreeOrdering hessian_order;            // dof order of the sparse factor
+  bool hessian_permuted = false;         // hessian_order in use
+  BlockCholesky block_hessian;           // on many trees, when cheaper than the envelope
+  TreeOrdering block_order;              // its dof order (minimum degree)
+  bool hessian_blocks = false;           // block_hessian in use
+  std::vector<double> hessian_rhs;       // nv, a right-hand side in the factor's order
+  std::vector<int> hessian_slots;        // one row's columns as factor indices
+  std::vector<double*> hessian_entries;  // entries of H a run of rows reaches
   // PGS
   std::vector<double> ar, b, residual;
   SolverResult result;

@@ -15,9 +15,10 @@ struct SteppingOptions {
   std::string solver;                // "newton", "cg", "pgs", or empty for the model's own
   double ctrl_noise = 0;             // each step, ctrl = ctrl_noise * N(0,1)
   std::vector<std::string> disable;  // MuJoCo disable-flag names ("contact", ...)
+  std::string hessian_factor;        // "envelope", "blocks", or empty for the cheaper
 };
 
-// Adds --solver, --ctrl-noise and --disable to `command`.
+// Adds --solver, --ctrl-noise, --disable and --hessian-factor to `command`.
 void add_stepping_options(CLI::App* command, SteppingOptions& options);
 
 // The model's solver replaced by the one chosen, if any, and the flags named

@@ -331,6 +331,21 @@ TEST(SolverPhysics, SteadyStateStepDoesNotAllocate) {
       }
     }
   }
+  // Newton's block factor (BlockCholesky), forced on the wide pile.
+  for (const char* cone : {"pyramidal", "elliptic"}) {
+    const std::string pile = wide_box_pile();
+    Model m = load_model_from_string(std::string(pile).replace(
+        pile.find("<worldbody>"), 11, "<option cone='" + std::string(cone) + "'/><worldbody>"));
+    m.options.hessian_factor = HessianFactor::kBlocks;
+    m.options.jacobian = JacobianLayout::kSparse;
+    Data d(m);
+    for (int s = 0; s < 1500; ++s) step(m, d);
+    allocations = 0;
+    counting = true;
+    for (int s = 0; s < 100; ++s) step(m, d);
+    counting = false;
+    EXPECT_EQ(allocations.load(), 0) << "block factor, " << cone;
+  }
 }
 
 }  // namespace

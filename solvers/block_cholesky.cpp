@@ -1,0 +1,262 @@
+#include "solvers/block_cholesky.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "solvers/tree_ordering.h"
+
+namespace pliant {
+
+void BlockCholesky::analyse(const ConstraintProblem& p, const TreeOrdering& order) {
+  n_ = p.nv;
+  blocks_ = order.tree_count();
+  // Blocks are the trees in elimination order.
+  start_.resize(blocks_ + 1);
+  block_of_.resize(n_);
+  start_[0] = 0;
+  for (int b = 0; b < blocks_; ++b) {
+    start_[b + 1] = start_[b] + order.tree_size(order.tree_at(b));
+    for (int i = start_[b]; i < start_[b + 1]; ++i) block_of_[i] = b;
+  }
+
+  // Each row couples its blocks: the earliest one gets the others as later
+  // neighbours (the elimination adds the rest of the clique as fill).
+  cursor_.assign(blocks_ + 1, 0);
+  auto for_row_blocks = [&](int row, auto&& visit) {
+    row_trees_.clear();
+    const int adr = p.row_adr[row];
+    for (int k = 0; k < p.row_nnz[row]; ++k) {
+      const int b = block_of_[order.position(p.col[adr + k])];
+      if (!row_trees_.empty() && row_trees_.back() == b) continue;
+      if (std::find(row_trees_.begin(), row_trees_.end(), b) == row_trees_.end()) {
+        row_trees_.push_back(b);
+      }
+    }
+    if (row_trees_.size() < 2) return;
+    const int lowest = *std::min_element(row_trees_.begin(), row_trees_.end());
+    for (int b : row_trees_) {
+      if (b != lowest) visit(lowest, b);
+    }
+  };
+  for (int i = 0; i < p.nefc; ++i) for_row_blocks(i, [&](int a, int) { ++cursor_[a + 1]; });
+  neighbour_start_.assign(cursor_.begin(), cursor_.end());
+  for (int b = 0; b < blocks_; ++b) neighbour_start_[b + 1] += neighbour_start_[b];
+  neighbours_.resize(neighbour_start_[blocks_]);
+  cursor_.assign(neighbour_start_.begin(), neighbour_start_.end() - 1);
+  for (int i = 0; i < p.nefc; ++i) {
+    for_row_blocks(i, [&](int a, int b) { neighbours_[cursor_[a]++] = b; });
+  }
+
+  // Symbolic elimination: pattern(b) = later neighbours of b and the
+  // patterns of its children in the elimination tree, without b; the
+  // parent of b is the first block of its pattern.
+  pattern_start_.resize(blocks_ + 1);
+  pattern_.clear();
+  first_child_.assign(blocks_, -1);
+  next_sibling_.assign(blocks_, -1);
+  mark_.assign(blocks_, -1);
+  pattern_start_[0] = 0;
+  for (int b = 0; b < blocks_; ++b) {
+    const int begin = static_cast<int>(pattern_.size());
+    mark_[b] = b;
+    auto add = [&](int c) {
+      if (mark_[c] != b) {
+        mark_[c] = b;
+        pattern_.push_back(c);
+      }
+    };
+    for (int k = neighbour_start_[b]; k < neighbour_start_[b + 1]; ++k) add(neighbours_[k]);
+    for (int child = first_child_[b]; child >= 0; child = next_sibling_[child]) {
+      for (int k = pattern_start_[child]; k < pattern_start_[child + 1]; ++k) add(pattern_[k]);
+    }
+    std::sort(pattern_.begin() + begin, pattern_.end());
+    pattern_start_[b + 1] = static_cast<int>(pattern_.size());
+    if (pattern_start_[b + 1] > begin) {
+      const int parent = pattern_[begin];
+      next_sibling_[b] = first_child_[parent];
+      first_child_[parent] = b;
+    }
+  }
+
+  // Panels: own rows, then the rows of the pattern blocks.
+  height_.resize(blocks_);
+  row_start_.resize(blocks_ + 1);
+  panel_.resize(blocks_ + 1);
+  rows_.clear();
+  row_start_[0] = panel_[0] = 0;
+  factor_work_ = 0;
+  pattern_row_.resize(pattern_.size());
+  cached_row_block_ = cached_column_block_ = -1;
+  for (int b = 0; b < blocks_; ++b) {
+    for (int i = start_[b]; i < start_[b + 1]; ++i) rows_.push_back(i);
+    for (int k = pattern_start_[b]; k < pattern_start_[b + 1]; ++k) {
+      const int c = pattern_[k];
+      pattern_row_[k] = static_cast<int>(rows_.size()) - row_start_[b];
+      for (int i = start_[c]; i < start_[c + 1]; ++i) rows_.push_back(i);
+    }
+    row_start_[b + 1] = static_cast<int>(rows_.size());
+    const int s = start_[b + 1] - start_[b];
+    const double h = height_[b] = row_start_[b + 1] - row_start_[b];
+    panel_[b + 1] = panel_[b] + height_[b] * s;
+    // The panel's own factor and the update of the later panels it
+    // reaches: about s h^2 / 2.
+    factor_work_ += 0.5 * s * h * h;
+  }
+  // An update visits every entry of the panels on its path to the root.
+  path_work_.resize(blocks_);
+  for (int b = blocks_ - 1; b >= 0; --b) {
+    const int s = start_[b + 1] - start_[b];
+    const bool root = pattern_start_[b + 1] == pattern_start_[b];
+    path_work_[b] = static_cast<double>(height_[b]) * s +
+                    (root ? 0.0 : path_work_[pattern_[pattern_start_[b]]]);
+  }
+  values_.assign(panel_[blocks_], 0.0);
+  inverse_diagonal_.resize(n_);
+  relative_.resize(n_);
+}
+
+void BlockCholesky::clear_values() { std::fill(values_.begin(), values_.end(), 0.0); }
+
+void BlockCholesky::find_offset(int row_block, int column_block) {
+  const int* begin = pattern_.data() + pattern_start_[column_block];
+  const int* end = pattern_.data() + pattern_start_[column_block + 1];
+  const int k = static_cast<int>(std::lower_bound(begin, end, row_block) - pattern_.data());
+  cached_row_block_ = row_block;
+  cached_column_block_ = column_block;
+  cached_offset_ = pattern_row_[k];
+}
+
+// Block by block (right-looking): the panel's columns are factorised in
+// place, L(r, c) = (H(r, c) - sum_k L(r, k) L(c, k)) / L(c, c), then each
+// later block J the panel reaches receives H_J -= L_{rows, J} L_{J}^T on its
+// own panel, through a map of this panel's rows onto J's.
+bool BlockCholesky::factor() {
+  for (int b = 0; b < blocks_; ++b) {
+    const int s = start_[b + 1] - start_[b], h = height_[b];
+    double* panel = values_.data() + panel_[b];
+    for (int c = 0; c < s; ++c) {
+      double* column = panel + c * h;
+      const double d = column[c];
+      if (!(d > 0)) return false;
+      const double l = std::sqrt(d), inverse = 1 / l;
+      column[c] = l;
+      inverse_diagonal_[start_[b] + c] = inverse;
+      for (int r = c + 1; r < h; ++r) column[r] *= inverse;
+      for (int c2 = c + 1; c2 < s; ++c2) {
+        const double f = column[c2];
+        if (f == 0) continue;
+        double* target = panel + c2 * h;
+        for (int r = c2; r < h; ++r) target[r] -= column[r] * f;
+      }
+    }
+    const int* rows = rows_.data() + row_start_[b];
+    for (int g = s; g < h;) {
+      const int target_block = block_of_[rows[g]];
+      const int ts = start_[target_block + 1] - start_[target_block];
+      const int th = height_[target_block];
+      // This panel's rows g.. in the target panel (its pattern holds them).
+      const int* target_rows = rows_.data() + row_start_[target_block];
+      int q = ts;
+      for (int r = g; r < h; ++r) {
+        const int i = rows[r];
+        if (i < start_[target_block + 1]) {
+          relative_[r] = i - start_[target_block];
+        } else {
+          while (target_rows[q] != i) ++q;
+          relative_[r] = q;
+        }
+      }
+      double* target = values_.data() + panel_[target_block];
+      for (int k = 0; k < ts; ++k) {
+        double* target_column = target + k * th;
+        for (int c = 0; c < s; ++c) {
+          const double* column = panel + c * h;
+          const double f = column[g + k];
+          if (f == 0) continue;
+          for (int r = g + k; r < h; ++r) target_column[relative_[r]] -= column[r] * f;
+        }
+      }
+      g += ts;
+    }
+  }
+  return true;
+}
+
+// Column by column along the elimination tree from v's first non-zero
+// (within a block the next column, from a block's last column the first of
+// its parent block), as the envelope factor's update:
+// r = sqrt(L_jj^2 +- v_j^2), c = r / L_jj, s = v_j / L_jj; below the
+// diagonal L_kj <- (L_kj +- s v_k) / c and v_k <- c v_k - s L_kj (new).
+bool BlockCholesky::rank_one(double* v, bool downdate) {
+  const double sign = downdate ? -1 : 1;
+  bool ok = true;
+  int j = 0;
+  while (j < n_ && v[j] == 0) ++j;
+  while (j < n_) {
+    const int b = block_of_[j], c = j - start_[b], h = height_[b];
+    const int s = start_[b + 1] - start_[b];
+    const int* rows = rows_.data() + row_start_[b];
+    const int next = c + 1 < s ? j + 1 : (h > s ? rows[s] : n_);
+    const double vj = v[j];
+    v[j] = 0;
+    if (vj == 0 || !ok) {
+      j = next;
+      if (!ok) {
+        for (int r = c + 1; r < h; ++r) v[rows[r]] = 0;
+      }
+      continue;
+    }
+    double* column = values_.data() + panel_[b] + c * h;
+    const double ljj = column[c];
+    const double r2 = ljj * ljj + sign * vj * vj;
+    if (!(r2 > 1e-15 * ljj * ljj)) {
+      ok = false;  // rank loss: the caller refactorises
+      for (int r = c + 1; r < h; ++r) v[rows[r]] = 0;
+      j = next;
+      continue;
+    }
+    const double root = std::sqrt(r2);
+    const double cosine = root / ljj, sine = vj / ljj, inverse_cosine = ljj / root;
+    column[c] = root;
+    inverse_diagonal_[j] = 1 / root;
+    for (int r = c + 1; r < h; ++r) {
+      const int k = rows[r];
+      double& lkj = column[r];
+      lkj = (lkj + sign * sine * v[k]) * inverse_cosine;
+      v[k] = cosine * v[k] - sine * lkj;
+    }
+    j = next;
+  }
+  return ok;
+}
+
+// L y = x by columns, then L^T x = y backward.
+void BlockCholesky::solve(double* x) const {
+  for (int b = 0; b < blocks_; ++b) {
+    const int s = start_[b + 1] - start_[b], h = height_[b];
+    const double* panel = values_.data() + panel_[b];
+    const int* rows = rows_.data() + row_start_[b];
+    for (int c = 0; c < s; ++c) {
+      const int j = start_[b] + c;
+      const double xj = x[j] * inverse_diagonal_[j];
+      x[j] = xj;
+      if (xj == 0) continue;
+      const double* column = panel + c * h;
+      for (int r = c + 1; r < h; ++r) x[rows[r]] -= column[r] * xj;
+    }
+  }
+  for (int b = blocks_ - 1; b >= 0; --b) {
+    const int s = start_[b + 1] - start_[b], h = height_[b];
+    const double* panel = values_.data() + panel_[b];
+    const int* rows = rows_.data() + row_start_[b];
+    for (int c = s - 1; c >= 0; --c) {
+      const int j = start_[b] + c;
+      const double* column = panel + c * h;
+      double sum = x[j];
+      for (int r = c + 1; r < h; ++r) sum -= column[r] * x[rows[r]];
+      x[j] = sum * inverse_diagonal_[j];
+    }
+  }
+}
+
+}  // namespace pliant
