@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Rebuilds BENCHMARKS.md and docs/bench-scaling.png: Pliant beside MuJoCo
 # 2.2.2 on every benchmark model (samples/bench/side_by_side.cpp), in the
-# `bench` preset (optimised, asserts off). Takes about ten minutes on two
-# cores; run it on an otherwise idle machine.
+# `bench` preset (optimised, asserts off), repeated 3 times (ratios are
+# medians with their range); then the cost per contact of settled piles
+# (samples/bench/pile_scaling.py) and, when valgrind is installed,
+# instructions per step of both engines (samples/bench/instruction_counts.sh).
+# Takes about 45 minutes on two cores; run it on an otherwise idle machine.
 #
-#   bash samples/bench/run_benchmarks.sh [--rounds R]
+#   bash samples/bench/run_benchmarks.sh [--rounds R] [--repetitions N]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash .ci/install-deps
@@ -14,6 +17,20 @@ targets="side_by_side sensor_bench pliant"
 if ninja -C build/bench -t targets all | grep -q '^_pliant:'; then targets="$targets _pliant"; fi
 cmake --build --preset bench -j2 --target $targets
 build/bench/samples/bench/side_by_side --markdown BENCHMARKS.md --plot docs/bench-scaling.png "$@"
+{
+  echo
+  echo "## Cost per contact of settled piles (Pliant; samples/bench/pile_scaling.py)"
+  echo
+  python3 samples/bench/pile_scaling.py --cli build/bench/samples/pliant/pliant
+} >>BENCHMARKS.md
+if command -v valgrind >/dev/null; then
+  {
+    echo
+    echo "## Instructions per step (callgrind; samples/bench/instruction_counts.sh)"
+    echo
+    bash samples/bench/instruction_counts.sh build/bench/samples/bench/side_by_side
+  } >>BENCHMARKS.md
+fi
 # What sensors cost, then the Python module (when it is built).
 {
   echo

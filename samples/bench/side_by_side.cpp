@@ -6,7 +6,11 @@
 // iterations; Pliant's per-stage profile; heap memory; box-pile scaling
 // (table and PNG); batched-rollout throughput.
 //
-//   side_by_side [--markdown FILE] [--plot FILE.png] [--rounds R] [--quick]
+// The whole comparison is repeated (3 times by default) and each ratio is
+// the median over the repetitions, printed with its range: one run of a few
+// 0.1 s rounds cannot tell a 10 % margin from the machine's noise.
+//
+//   side_by_side [--markdown FILE] [--plot FILE.png] [--rounds R] [--repetitions N] [--quick]
 
 #include <mujoco/mujoco.h>
 #include <sys/utsname.h>
@@ -64,13 +68,17 @@ struct Comparison {
   int mujoco_buffer_warnings = 0;  // steps on which MuJoCo's buffers were full
   long steps_per_round = 0;
   std::string error;
+  std::vector<double> ratios;  // one per repetition, ascending
   double ratio() const { return pliant.median_us() / mujoco.median_us(); }
+  // MuJoCo could not hold the model (large piles): Pliant alone was timed.
+  bool pliant_only() const { return mujoco.round_us.empty(); }
   // MuJoCo dropped contacts or rows: the two engines solved different problems.
   bool comparable() const { return mujoco_buffer_warnings == 0; }
 };
 
 struct Settings {
   int rounds = 7;
+  int repetitions = 3;
   long warmup = 200;
   // Each round lasts about round_seconds of Pliant's stepping, within
   // [min_steps, max_steps] steps, so short steps are not timed in slivers.
@@ -133,35 +141,41 @@ Comparison compare(const Workload& w, const Settings& s) {
   std::string path = w.path;
   mjModel* m = nullptr;
   mjData* d = nullptr;
-  if (!load_mujoco(w, path, m, d, c.error)) return c;
+  if (!load_mujoco(w, path, m, d, c.error)) {
+    if (w.boxes == 0) return c;
+    // A pile too large for MuJoCo's buffers: Pliant's time alone.
+    c.error.clear();
+    path = write_box_pile(w.boxes, 0);
+  }
   const double heap1 = pliant::bench::heap_bytes_in_use();
   std::unique_ptr<pliant::Model> model;
   try {
     model = std::make_unique<pliant::Model>(pliant::load_model(path));
   } catch (const std::exception& e) {
     c.error = std::string("Pliant could not load it: ") + e.what();
-    mj_deleteData(d);
-    mj_deleteModel(m);
+    if (d) mj_deleteData(d);
+    if (m) mj_deleteModel(m);
     return c;
   }
   auto data = std::make_unique<pliant::Data>(*model);
-  c.mujoco_rows = m->njmax;
+  c.mujoco_rows = m ? m->njmax : 0;
   c.nv = model->nv;
 
   ControlNoise pliant_noise(w.ctrl_noise), mujoco_noise(w.ctrl_noise);
   StepTally ignored;
   const double warmup_seconds =
       pliant::bench::step_pliant(*model, *data, s.warmup, pliant_noise, ignored);
-  step_mujoco(m, d, s.warmup, mujoco_noise, ignored);
+  if (m) step_mujoco(m, d, s.warmup, mujoco_noise, ignored);
   const long steps =
       std::clamp(static_cast<long>(s.round_seconds / std::max(1e-9, warmup_seconds / s.warmup)),
                  s.min_steps, s.max_steps);
   c.steps_per_round = steps;
   for (int r = 0; r < s.rounds; ++r) {
     const double a = pliant::bench::step_pliant(*model, *data, steps, pliant_noise, c.pliant.tally);
-    const double b = step_mujoco(m, d, steps, mujoco_noise, c.mujoco.tally);
     c.pliant.round_us.push_back(1e6 * a / steps);
-    c.mujoco.round_us.push_back(1e6 * b / steps);
+    if (m)
+      c.mujoco.round_us.push_back(1e6 * step_mujoco(m, d, steps, mujoco_noise, c.mujoco.tally) /
+                                  steps);
   }
   // Heap: Pliant's model and data, plus whatever its data grew by while
   // stepping (MuJoCo's arena is fixed in mj_makeData, so later growth is ours).
@@ -169,10 +183,12 @@ Comparison compare(const Workload& w, const Settings& s) {
   // allocates nothing after mj_makeData). MuJoCo: its model and data
   // buffers, stack arena included, as it reports them.
   c.pliant.heap_bytes = std::max(0.0, pliant::bench::heap_bytes_in_use() - heap1);
-  c.mujoco.heap_bytes = static_cast<double>(m->nbuffer) + d->nbuffer +
-                        static_cast<double>(d->nstack) * sizeof(mjtNum);
-  c.mujoco_buffer_warnings =
-      d->warning[mjWARN_CONTACTFULL].number + d->warning[mjWARN_CNSTRFULL].number;
+  if (m) {
+    c.mujoco.heap_bytes = static_cast<double>(m->nbuffer) + d->nbuffer +
+                          static_cast<double>(d->nstack) * sizeof(mjtNum);
+    c.mujoco_buffer_warnings =
+        d->warning[mjWARN_CONTACTFULL].number + d->warning[mjWARN_CNSTRFULL].number;
+  }
 
   // Profile in a separate pass, so the timers do not touch the comparison.
   data->timers.reset();
@@ -182,15 +198,93 @@ Comparison compare(const Workload& w, const Settings& s) {
     c.stage_us.push_back(1e6 * data->timers.seconds[k] / steps);
   }
   c.outside_stages_us = 1e6 * data->timers.outside_stages() / steps;
+  if (m) {
+    mj_deleteData(d);
+    mj_deleteModel(m);
+  }
+  return c;
+}
+
+// Steps that instruction counting sees: run under
+// `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*counted_steps*'`
+// (samples/bench/instruction_counts.sh), only these calls are counted.
+__attribute__((noinline)) void counted_steps_pliant(const pliant::Model& model, pliant::Data& data,
+                                                    long steps, ControlNoise& noise) {
+  StepTally ignored;
+  pliant::bench::step_pliant(model, data, steps, noise, ignored);
+}
+
+__attribute__((noinline)) void counted_steps_mujoco(const mjModel* m, mjData* d, long steps,
+                                                    ControlNoise& noise) {
+  StepTally ignored;
+  step_mujoco(m, d, steps, noise, ignored);
+}
+
+// One engine on one workload: the warm-up, then `steps` counted steps.
+int count_instructions(const Workload& w, const std::string& engine, long warmup, long steps) {
+  std::string path = w.path;
+  if (w.boxes > 0) path = write_box_pile(w.boxes, engine == "mujoco" ? 24 * w.boxes : 0);
+  ControlNoise noise(w.ctrl_noise);
+  StepTally ignored;
+  if (engine == "pliant") {
+    const pliant::Model model = pliant::load_model(path);
+    pliant::Data data(model);
+    pliant::bench::step_pliant(model, data, warmup, noise, ignored);
+    counted_steps_pliant(model, data, steps, noise);
+    return 0;
+  }
+  char message[1000] = "";
+  mjModel* m = mj_loadXML(path.c_str(), nullptr, message, sizeof(message));
+  if (!m) {
+    std::fprintf(stderr, "MuJoCo could not load %s: %s\n", path.c_str(), message);
+    return 1;
+  }
+  mjData* d = mj_makeData(m);
+  step_mujoco(m, d, warmup, noise, ignored);
+  counted_steps_mujoco(m, d, steps, noise);
   mj_deleteData(d);
   mj_deleteModel(m);
-  return c;
+  return 0;
 }
 
 std::string format(const char* pattern, double value) {
   char buffer[64];
   std::snprintf(buffer, sizeof(buffer), pattern, value);
   return buffer;
+}
+
+// The median of the repetitions' ratios, and their range.
+double median_ratio(const Comparison& c) {
+  return c.ratios.empty() ? c.ratio() : c.ratios[c.ratios.size() / 2];
+}
+
+std::string ratio_range(const Comparison& c) {
+  if (c.ratios.size() < 2) return "";
+  return "(" + format("%.2f", c.ratios.front()) + "-" + format("%.2f", c.ratios.back()) + ")";
+}
+
+// One comparison per workload from several repetitions: the repetition
+// with the median ratio stands for it, and every ratio is kept.
+std::vector<Comparison> combine(const std::vector<std::vector<Comparison>>& repetitions) {
+  std::vector<Comparison> combined;
+  for (size_t i = 0; i < repetitions.front().size(); ++i) {
+    std::vector<const Comparison*> runs;
+    for (const auto& r : repetitions) runs.push_back(&r[i]);
+    if (!runs.front()->error.empty() || runs.front()->pliant_only()) {
+      // Pliant alone: the run with the median time.
+      std::sort(runs.begin(), runs.end(), [](const Comparison* a, const Comparison* b) {
+        return a->pliant.median_us() < b->pliant.median_us();
+      });
+      combined.push_back(*runs[runs.size() / 2]);
+      continue;
+    }
+    std::sort(runs.begin(), runs.end(),
+              [](const Comparison* a, const Comparison* b) { return a->ratio() < b->ratio(); });
+    Comparison c = *runs[runs.size() / 2];
+    for (const Comparison* run : runs) c.ratios.push_back(run->ratio());
+    combined.push_back(c);
+  }
+  return combined;
 }
 
 std::string megabytes(double bytes) { return format("%.2f", bytes / (1024.0 * 1024.0)); }
@@ -218,7 +312,8 @@ std::string today() {
 }
 
 void report_comparisons(std::ostream& out, const std::vector<Comparison>& results) {
-  out << "| model | nv | steps x rounds | Pliant us/step | MuJoCo us/step | ratio | contacts P / M "
+  out << "| model | nv | steps x rounds | Pliant us/step | MuJoCo us/step | ratio (range) | "
+         "contacts P / M "
          "| rows P / M | solver iterations P / M | MuJoCo buffer-full warnings |\n"
          "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const Comparison& c : results) {
@@ -229,9 +324,12 @@ void report_comparisons(std::ostream& out, const std::vector<Comparison>& result
     const StepTally &p = c.pliant.tally, &m = c.mujoco.tally;
     out << "| " << c.workload.name << " | " << c.nv << " | " << c.steps_per_round << " x "
         << c.pliant.round_us.size() << " | " << format("%.1f", c.pliant.median_us()) << " | "
-        << format("%.1f", c.mujoco.median_us()) << " | "
-        << (c.comparable() ? "**" + format("%.2f", c.ratio()) + "**"
-                           : std::string("not comparable: MuJoCo dropped contacts"))
+        << (c.pliant_only() ? std::string("too large for MuJoCo")
+                            : format("%.1f", c.mujoco.median_us()))
+        << " | "
+        << (c.pliant_only()  ? std::string("")
+            : c.comparable() ? "**" + format("%.2f", median_ratio(c)) + "** " + ratio_range(c)
+                             : std::string("not comparable: MuJoCo dropped contacts"))
         << " | " << format("%.1f", p.mean_contacts()) << " / " << format("%.1f", m.mean_contacts())
         << " | " << format("%.1f", p.mean_rows()) << " / " << format("%.1f", m.mean_rows()) << " | "
         << format("%.2f", p.mean_iterations()) << " / " << format("%.2f", m.mean_iterations())
@@ -288,6 +386,7 @@ int main(int argc, char** argv) {
   std::string markdown_path, plot_path;
   Settings settings;
   bool quick = false;
+  std::string count_workload, count_engine;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--markdown" && i + 1 < argc) {
@@ -296,17 +395,23 @@ int main(int argc, char** argv) {
       plot_path = argv[++i];
     } else if (arg == "--rounds" && i + 1 < argc) {
       settings.rounds = std::max(1, std::atoi(argv[++i]));
+    } else if (arg == "--repetitions" && i + 1 < argc) {
+      settings.repetitions = std::max(1, std::atoi(argv[++i]));
+    } else if (arg == "--count-instructions" && i + 2 < argc) {
+      count_workload = argv[++i];
+      count_engine = argv[++i];
     } else if (arg == "--quick") {
       quick = true;
     } else {
       std::fprintf(stderr,
                    "usage: side_by_side [--markdown FILE] [--plot FILE.png] [--rounds R] "
-                   "[--quick]\n");
+                   "[--repetitions N] [--quick] | --count-instructions WORKLOAD pliant|mujoco\n");
       return 2;
     }
   }
   if (quick) {
     settings.rounds = 3;
+    settings.repetitions = 1;
     settings.warmup = 50;
     settings.round_seconds = 0.02;
     settings.min_steps = 20;
@@ -321,20 +426,39 @@ int main(int argc, char** argv) {
       {"finger", test_models + "/dm_control/finger.xml", 0, 0.1},
       {"robotiq_2f85 scene", test_models + "/menagerie/robotiq_2f85/scene.xml", 0, 0.1},
   };
-  const std::vector<int> piles = {10, 100, 300, 1000};
+  const std::vector<int> piles =
+      quick ? std::vector<int>{10, 100, 300, 1000} : std::vector<int>{10, 100, 300, 1000, 3000};
 
-  std::vector<Comparison> results;
-  for (const Workload& w : models) {
-    std::fprintf(stderr, "%s...\n", w.name.c_str());
-    results.push_back(compare(w, settings));
+  if (!count_workload.empty()) {
+    // 200 counted steps after the usual warm-up (a pile: N boxes, by name).
+    for (const Workload& w : models) {
+      if (w.name == count_workload)
+        return count_instructions(w, count_engine, settings.warmup, 200);
+    }
+    const int boxes = std::atoi(count_workload.c_str());
+    if (boxes > 0) {
+      return count_instructions({"pile", "", boxes, 0}, count_engine, 600, 20);
+    }
+    std::fprintf(stderr, "unknown workload %s\n", count_workload.c_str());
+    return 2;
   }
-  std::vector<Comparison> scaling;
-  for (int boxes : piles) {
-    std::fprintf(stderr, "pile of %d boxes...\n", boxes);
-    Workload w{"pile of " + std::to_string(boxes) + " boxes", "", boxes, 0};
-    scaling.push_back(compare(w, settings));
-    results.push_back(scaling.back());
+  std::vector<std::vector<Comparison>> model_runs, pile_runs;
+  for (int r = 0; r < settings.repetitions; ++r) {
+    model_runs.emplace_back();
+    pile_runs.emplace_back();
+    for (const Workload& w : models) {
+      std::fprintf(stderr, "[%d/%d] %s...\n", r + 1, settings.repetitions, w.name.c_str());
+      model_runs.back().push_back(compare(w, settings));
+    }
+    for (int boxes : piles) {
+      std::fprintf(stderr, "[%d/%d] pile of %d boxes...\n", r + 1, settings.repetitions, boxes);
+      Workload w{"pile of " + std::to_string(boxes) + " boxes", "", boxes, 0};
+      pile_runs.back().push_back(compare(w, settings));
+    }
   }
+  std::vector<Comparison> results = combine(model_runs);
+  const std::vector<Comparison> scaling = combine(pile_runs);
+  results.insert(results.end(), scaling.begin(), scaling.end());
 
   std::ostringstream out;
   out << "# Benchmarks: Pliant beside MuJoCo 2.2.2\n\n"
@@ -350,7 +474,11 @@ int main(int argc, char** argv) {
          "is about "
       << settings.round_seconds
       << " s of Pliant's stepping, the same step count for both); the table shows each engine's "
-         "median round. Models with actuators get control noise ctrl = 0.1 N(0,1) per step from "
+         "median round. The whole comparison runs "
+      << settings.repetitions
+      << " times: the ratio is the median of the repetitions' ratios, their range in "
+         "brackets, and the times are those of the median repetition. Models with actuators get "
+         "control noise ctrl = 0.1 N(0,1) per step from "
          "the same seeded generator in both engines. Contacts, constraint rows and solver "
          "iterations are means over the timed steps, per engine: the comparison is fair only "
          "where they agree.\n\n"
@@ -383,8 +511,9 @@ int main(int argc, char** argv) {
     for (const Comparison& c : scaling) {
       if (c.error.empty()) {
         // MuJoCo's point is left out where it dropped contacts.
-        points.push_back({static_cast<double>(c.workload.boxes), c.pliant.median_us(),
-                          c.comparable() ? c.mujoco.median_us() : std::nan("")});
+        points.push_back(
+            {static_cast<double>(c.workload.boxes), c.pliant.median_us(),
+             c.comparable() && !c.pliant_only() ? c.mujoco.median_us() : std::nan("")});
       }
     }
     if (!pliant::bench::write_scaling_plot(points, plot_path)) {
