@@ -101,15 +101,6 @@ int find_islands(const ConstraintProblem& p, IslandScratch& s) {
 void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWorkspace& w,
                      void (*solve)(const ConstraintProblem&, SolverWorkspace&)) {
   const int nv = whole.nv, nefc = whole.nefc;
-  SolverResult& out = s.result;
-  out.qacc.assign(whole.qacc_smooth, whole.qacc_smooth + nv);
-  out.qfrc_constraint.assign(nv, 0.0);
-  out.force.assign(nefc, 0.0);
-  SolverStatistics& stats = out.statistics;
-  stats.iterations = 0;
-  stats.converged = true;
-  stats.final_improvement = stats.final_gradient = stats.cost = 0;
-  stats.per_iteration.clear();
   const double* start = whole.qacc_start ? whole.qacc_start : whole.qacc_smooth;
   const int count = static_cast<int>(s.dof_start.size()) - 1;
   if (count == 1 && s.dof_start[1] == nv && s.row_start[1] == nefc) {
@@ -124,6 +115,15 @@ void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWor
     solve(p, w);
     return;
   }
+  SolverResult& out = s.result;
+  out.qacc.assign(whole.qacc_smooth, whole.qacc_smooth + nv);
+  out.qfrc_constraint.assign(nv, 0.0);
+  out.force.assign(nefc, 0.0);
+  SolverStatistics& stats = out.statistics;
+  stats.iterations = 0;
+  stats.converged = true;
+  stats.final_improvement = stats.final_gradient = stats.cost = 0;
+  stats.per_iteration.clear();
   s.local_dof.assign(nv, -1);
   for (int g = 0; g < count; ++g) {
     // The island's dofs, in global order, with their rows of M and its factor.
