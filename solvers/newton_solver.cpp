@@ -21,18 +21,42 @@ void EnvelopeCholesky::make_dense() {
   for (int i = 0; i < n_; ++i) first_[i] = 0;
 }
 
+// Envelopes filling at least this share of the lower triangle are stored as
+// a dense square: twice the entries at most, but no index per entry.
+constexpr double kDenseFill = 0.75;
+
 void EnvelopeCholesky::finish_pattern() {
+  if (n_ == static_cast<int>(laid_out_first_.size()) && first_ == laid_out_first_) return;
+  laid_out_first_ = first_;
+  int total = 0;
+  for (int i = 0; i < n_; ++i) total += i - first_[i] + 1;
+  factor_work_ = pattern_factor_work();
+  update_work_ = total;
+  const double triangle = 0.5 * n_ * (n_ + 1.0);
+  dense_ = n_ > 0 && total >= kDenseFill * triangle;
+  row_base_.resize(n_);
+  column_base_.resize(n_);
+  inverse_diagonal_.assign(n_, 0.0);
+  if (dense_) {
+    for (int i = 0; i < n_; ++i) {
+      row_base_[i] = i;
+      column_base_[i] = i * n_;
+    }
+    values_.assign(static_cast<size_t>(n_) * n_, 0.0);
+    return;
+  }
   adr_.resize(n_ + 1);
   column_start_.assign(n_ + 1, 0);
-  int total = 0;
+  total = 0;
   for (int i = 0; i < n_; ++i) {
     adr_[i] = total;
+    row_base_[i] = total - first_[i];
+    column_base_[i] = i;
     total += i - first_[i] + 1;
     for (int j = first_[i]; j < i; ++j) ++column_start_[j + 1];
   }
   adr_[n_] = total;
   values_.assign(total, 0.0);
-  factor_work_ = pattern_factor_work();
   for (int j = 0; j < n_; ++j) column_start_[j + 1] += column_start_[j];
   column_row_.resize(column_start_[n_]);
   column_slot_.resize(column_start_[n_]);
@@ -65,7 +89,7 @@ void EnvelopeCholesky::clear_values() { std::fill(values_.begin(), values_.end()
 // L(i,i) = sqrt(H(i,i) - sum_k L(i,k)^2). Divisions go through the kept
 // reciprocals of the diagonal (a multiply is several times cheaper).
 bool EnvelopeCholesky::factor() {
-  inverse_diagonal_.resize(n_);
+  if (dense_) return factor_dense();
   for (int i = 0; i < n_; ++i) {
     double* row_i = values_.data() + adr_[i] - first_[i];  // row_i[j] = (i, j)
     for (int j = first_[i]; j <= i; ++j) {
@@ -88,6 +112,7 @@ bool EnvelopeCholesky::factor() {
 // c = r / L_jj, s = v_j / L_jj; below the diagonal
 // L_kj <- (L_kj +- s v_k) / c and v_k <- c v_k - s L_kj (new).
 bool EnvelopeCholesky::rank_one(double* v, bool downdate) {
+  if (dense_) return rank_one_dense(v, downdate);
   const double sign = downdate ? -1 : 1;
   bool ok = true;
   int j = 0;
@@ -119,6 +144,10 @@ bool EnvelopeCholesky::rank_one(double* v, bool downdate) {
 
 // L y = x forward, then L^T x = y backward (column access through rows).
 void EnvelopeCholesky::solve(double* x) const {
+  if (dense_) {
+    solve_dense(x);
+    return;
+  }
   for (int i = 0; i < n_; ++i) {
     const double* row = values_.data() + adr_[i] - first_[i];
     double sum = x[i];
@@ -131,6 +160,82 @@ void EnvelopeCholesky::solve(double* x) const {
     x[i] = xi;
     if (xi == 0) continue;
     for (int k = first_[i]; k < i; ++k) x[k] -= row[k] * xi;
+  }
+}
+
+// The dense square, column-major. Right-looking: column j is scaled by
+// 1 / L(j, j), then subtracted from the columns right of it. Entry (i, l)
+// still receives its products L(i, k) L(l, k) in ascending k, as in the row
+// envelope's factor().
+bool EnvelopeCholesky::factor_dense() {
+  const int n = n_;
+  double* a = values_.data();
+  for (int j = 0; j < n; ++j) {
+    double* column_j = a + static_cast<size_t>(j) * n;
+    const double d = column_j[j];
+    if (!(d > 0)) return false;
+    column_j[j] = std::sqrt(d);
+    const double inverse = 1 / column_j[j];
+    inverse_diagonal_[j] = inverse;
+    for (int i = j + 1; i < n; ++i) column_j[i] *= inverse;
+    for (int l = j + 1; l < n; ++l) {
+      const double l_lj = column_j[l];
+      if (l_lj == 0) continue;
+      double* column_l = a + static_cast<size_t>(l) * n;
+      for (int i = l; i < n; ++i) column_l[i] -= column_j[i] * l_lj;
+    }
+  }
+  return true;
+}
+
+// rank_one() on contiguous columns.
+bool EnvelopeCholesky::rank_one_dense(double* v, bool downdate) {
+  const double sign = downdate ? -1 : 1;
+  const int n = n_;
+  bool ok = true;
+  int j = 0;
+  while (j < n && v[j] == 0) ++j;
+  for (; j < n; ++j) {
+    const double vj = v[j];
+    if (vj == 0) continue;
+    v[j] = 0;
+    if (!ok) continue;
+    double* column = values_.data() + static_cast<size_t>(j) * n;
+    const double ljj = column[j];
+    const double r2 = ljj * ljj + sign * vj * vj;
+    if (!(r2 > 1e-15 * ljj * ljj)) {
+      ok = false;  // rank loss: the caller refactorises
+      continue;
+    }
+    const double r = std::sqrt(r2);
+    const double c = r / ljj, s = vj / ljj, inverse_c = ljj / r;
+    column[j] = r;
+    inverse_diagonal_[j] = 1 / r;
+    for (int k = j + 1; k < n; ++k) {
+      const double lkj = (column[k] + sign * s * v[k]) * inverse_c;
+      column[k] = lkj;
+      v[k] = c * v[k] - s * lkj;
+    }
+  }
+  return ok;
+}
+
+// solve() on the square: forward by columns, backward along rows.
+void EnvelopeCholesky::solve_dense(double* x) const {
+  const int n = n_;
+  const double* a = values_.data();
+  for (int j = 0; j < n; ++j) {
+    const double xj = x[j] * inverse_diagonal_[j];
+    x[j] = xj;
+    if (xj == 0) continue;
+    const double* column = a + static_cast<size_t>(j) * n;
+    for (int i = j + 1; i < n; ++i) x[i] -= column[i] * xj;
+  }
+  for (int i = n - 1; i >= 0; --i) {
+    const double xi = x[i] * inverse_diagonal_[i];
+    x[i] = xi;
+    if (xi == 0) continue;
+    for (int k = 0; k < i; ++k) x[k] -= a[static_cast<size_t>(k) * n + i] * xi;
   }
 }
 
