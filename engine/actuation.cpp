@@ -16,15 +16,23 @@ Quaterniond quaternion_at(const VectorXd& qpos, int adr) {
   return Quaterniond(qpos[adr], qpos[adr + 1], qpos[adr + 2], qpos[adr + 3]);
 }
 
+// Marks dofs [begin, end) of actuator_moment's row as possibly non-zero.
+void widen_moment(Data& d, int row, int begin, int end) {
+  d.actuator_moment_begin[row] = std::min(d.actuator_moment_begin[row], begin);
+  d.actuator_moment_end[row] = std::max(d.actuator_moment_end[row], end);
+}
+
 // actuator_moment(row, :) += Jp^T force + Jr^T torque for a world point on
 // `body`: column k of Jp is linear(cdof_k) + angular(cdof_k) x (point -
 // subtree_com[root]), column k of Jr is angular(cdof_k).
 void add_wrench_moment(const Model& m, Data& d, int row, int body, const Vector3d& point,
                        const Vector3d& force, const Vector3d& torque) {
   const Vector3d offset = point - d.subtree_com[m.bodies.root[body]];
-  for (int k = last_dof_of_chain(m, body); k >= 0; k = m.dofs.parent[k]) {
+  const int last = last_dof_of_chain(m, body);
+  for (int k = last; k >= 0; k = m.dofs.parent[k]) {
     const Vector3d w = angular(d.cdof[k]);
     d.actuator_moment(row, k) += force.dot(linear(d.cdof[k]) + w.cross(offset)) + torque.dot(w);
+    if (m.dofs.parent[k] < 0) widen_moment(d, row, k, last + 1);
   }
 }
 
@@ -45,6 +53,7 @@ void joint_transmission(const Model& m, Data& d, int i, bool in_parent) {
     case JointType::kSlide:
       d.actuator_length[i] = gear[0] * d.qpos[qadr];
       d.actuator_moment(i, dof) = gear[0];
+      widen_moment(d, i, dof, dof + 1);
       break;
     case JointType::kBall:
     case JointType::kFree: {
@@ -58,6 +67,7 @@ void joint_transmission(const Model& m, Data& d, int i, bool in_parent) {
       d.actuator_length[i] = free ? 0.0 : g.dot(rotation_vector(q));
       const Vector3d moment = in_parent ? Vector3d(q.normalized().conjugate() * g) : g;
       for (int k = 0; k < 3; ++k) d.actuator_moment(i, dof + rot + k) = moment[k];
+      widen_moment(d, i, dof, dof + rot + 3);
       break;
     }
   }
@@ -117,7 +127,10 @@ void body_transmission(const Model& m, Data& d, int i) {
     add_wrench_moment(m, d, i, b2, c.pos, normal, Vector3d::Zero());
     add_wrench_moment(m, d, i, b1, c.pos, -normal, Vector3d::Zero());
   }
-  if (count > 0) d.actuator_moment.row(i) *= -1.0 / count;
+  if (count == 0) return;
+  for (int k = d.actuator_moment_begin[i]; k < d.actuator_moment_end[i]; ++k) {
+    d.actuator_moment(i, k) *= -1.0 / count;
+  }
 }
 
 // Muscle curves (MuJoCo docs, "Muscles"), on normalised length L and
@@ -235,7 +248,15 @@ double effective_ctrl(const Model& m, const Data& d, int i) {
 
 void transmission(const Model& m, Data& d) {
   d.actuator_length.setZero();
-  d.actuator_moment.setZero();
+  // Clear the moment arms where the last call may have written them: a
+  // joint actuator's row is one to six dofs, not nv.
+  for (int i = 0; i < m.nu; ++i) {
+    for (int k = d.actuator_moment_begin[i]; k < d.actuator_moment_end[i]; ++k) {
+      d.actuator_moment(i, k) = 0;
+    }
+    d.actuator_moment_begin[i] = m.nv;
+    d.actuator_moment_end[i] = 0;
+  }
   const Actuators& a = m.actuators;
   for (int i = 0; i < m.nu; ++i) {
     switch (a.trn_type[i]) {
@@ -247,7 +268,12 @@ void transmission(const Model& m, Data& d) {
         // length = gear[0] L_tendon, moment = gear[0] J_tendon.
         const int tendon = a.trn_id[i][0];
         d.actuator_length[i] = a.gear[i][0] * d.ten_length[tendon];
-        d.actuator_moment.row(i) = a.gear[i][0] * d.ten_J.row(tendon);
+        for (int k = 0; k < m.nv; ++k) {
+          const double moment = a.gear[i][0] * d.ten_J(tendon, k);
+          if (moment == 0) continue;
+          d.actuator_moment(i, k) = moment;
+          widen_moment(d, i, k, k + 1);
+        }
         break;
       }
       case TransmissionType::kSite: {
@@ -270,8 +296,14 @@ void transmission(const Model& m, Data& d) {
   }
 }
 
-void actuator_velocities(const Model&, Data& d) {
-  d.actuator_velocity.noalias() = d.actuator_moment * d.qvel;
+void actuator_velocities(const Model& m, Data& d) {
+  for (int i = 0; i < m.nu; ++i) {
+    double velocity = 0;
+    for (int k = d.actuator_moment_begin[i]; k < d.actuator_moment_end[i]; ++k) {
+      velocity += d.actuator_moment(i, k) * d.qvel[k];
+    }
+    d.actuator_velocity[i] = velocity;
+  }
 }
 
 void actuation(const Model& m, Data& d) {
@@ -352,7 +384,12 @@ void actuation(const Model& m, Data& d) {
   // Generalized force: qfrc_actuator = moment^T force, plus gravity
   // compensation on joints that take it as actuator force, then each
   // joint's actuatorfrcrange.
-  d.qfrc_actuator.noalias() = d.actuator_moment.transpose() * d.actuator_force;
+  for (int i = 0; i < m.nu; ++i) {
+    const double force = d.actuator_force[i];
+    for (int k = d.actuator_moment_begin[i]; k < d.actuator_moment_end[i]; ++k) {
+      d.qfrc_actuator[k] += d.actuator_moment(i, k) * force;
+    }
+  }
   const Joints& j = m.joints;
   for (int k = 0; k < m.nv && m.has_gravcomp; ++k) {
     if (j.actgravcomp[m.dofs.joint[k]]) d.qfrc_actuator[k] += d.qfrc_gravcomp[k];

@@ -136,6 +136,8 @@ Data::Data(const Model& m) : shape_(m) {
   ten_J = Eigen::MatrixXd::Zero(ntendon, nv);
   actuator_length = VectorXd::Zero(nu);
   actuator_moment = Eigen::MatrixXd::Zero(nu, nv);
+  actuator_moment_begin.assign(nu, 0);
+  actuator_moment_end.assign(nu, nv);
   crb.assign(nbody, SpatialInertia());
   const int nM = mass_matrix_size(m);
   qM = VectorXd::Zero(nM);

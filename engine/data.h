@@ -132,7 +132,10 @@ struct Data {
   Eigen::MatrixXd ten_J;               // ntendon x nv
   VectorXd actuator_length;            // nu
   Eigen::MatrixXd actuator_moment;     // nu x nv
-  std::vector<SpatialInertia> crb;     // composite inertia of each subtree
+  // Row i of actuator_moment is zero outside dofs [begin[i], end[i]) (set
+  // by transmission(), which clears and multiplies only within them).
+  std::vector<int> actuator_moment_begin, actuator_moment_end;
+  std::vector<SpatialInertia> crb;  // composite inertia of each subtree
   VectorXd qM;   // sparse mass matrix: row i at dofs.madr[i]: M(i,i), M(i,parent), ...
   VectorXd qLD;  // its L^T D L factor, same layout (D on the diagonal slots)
   VectorXd qLDiagInv;

@@ -58,6 +58,40 @@ TEST(Actuation, AdhesionHoldsABallAgainstTheCeiling) {
   }
 }
 
+// transmission() clears and multiplies only the dofs each row can reach. A
+// row whose reach shrinks (the adhesion contact is gone) must not keep the
+// old values, and the rows must agree with a Data that never saw them.
+TEST(Actuation, MomentArmsLeaveNothingBehindWhenTheirReachChanges) {
+  const Model m = load_model_from_string(R"(
+    <mujoco><worldbody>
+      <geom type="box" size="0.5 0.5 0.05" pos="0 0 1"/>
+      <body name="ball" pos="0 0 0.901"><freejoint/><geom size="0.05" mass="0.2"/></body>
+      <body name="arm" pos="1 0 0"><joint name="h" type="hinge" axis="0 1 0"/>
+        <geom type="capsule" size="0.02" fromto="0 0 0 0.2 0 0" mass="1"/>
+        <site name="tip" pos="0.2 0 0"/></body>
+    </worldbody>
+    <actuator><adhesion body="ball" gain="5" ctrlrange="0 1"/>
+      <general site="tip" gear="0 0 1 0 0 0"/><motor joint="h"/></actuator></mujoco>)");
+  Data d(m);
+  forward(m, d);
+  EXPECT_NE(d.actuator_moment(0, 2), 0) << "touching the ceiling";
+  for (int i = 0; i < 300; ++i) step(m, d);  // no pull: the ball falls away
+  forward(m, d);
+  ASSERT_LT(d.qpos[2], 0.8);
+  Data fresh(m);
+  fresh.qpos = d.qpos;
+  fresh.qvel = d.qvel;
+  forward(m, fresh);
+  for (int i = 0; i < m.nu; ++i) {
+    for (int k = 0; k < m.nv; ++k) {
+      EXPECT_EQ(d.actuator_moment(i, k), fresh.actuator_moment(i, k)) << i << ", " << k;
+    }
+    EXPECT_EQ(d.actuator_velocity[i], fresh.actuator_velocity[i]) << i;
+  }
+  for (int k = 0; k < 6; ++k) EXPECT_EQ(d.actuator_moment(0, k), 0) << "no contact, no arm";
+  EXPECT_NE(d.actuator_moment(1, 6), 0) << "the site's arm on the hinge";
+}
+
 TEST(Actuation, JointGearScalesLengthMomentAndForce) {
   const Model m = slide_model(R"(<motor joint="s" gear="3"/>)");
   Data d(m);
