@@ -31,6 +31,33 @@ void sort_by_group(const std::vector<int>& group_of, int n, int count, std::vect
   }
 }
 
+// One kinematic tree (a single robot) that some row reaches: one island of
+// every dof and row, in their own order, as the general pass would find
+// without its union-find over every row's columns.
+bool one_tree_island(const ConstraintProblem& p, IslandScratch& s) {
+  const int nv = p.nv, nefc = p.nefc;
+  for (int k = 1; k < nv; ++k) {
+    if (p.mass_tree.parent[k] < 0) return false;
+  }
+  bool reached = false;
+  for (int i = 0; i < nefc && !reached; ++i) {
+    const int adr = p.row_adr[i];
+    for (int k = 0; k < p.row_nnz[i] && !reached; ++k) {
+      reached = !p.dense_hessian || p.J[adr + k] != 0;
+    }
+  }
+  if (nv == 0 || !reached) return false;
+  s.island_of_row.assign(nefc, 0);
+  s.island_of_dof.assign(nv, 0);
+  s.dof_order.resize(nv);
+  for (int k = 0; k < nv; ++k) s.dof_order[k] = k;
+  s.row_order.resize(nefc);
+  for (int i = 0; i < nefc; ++i) s.row_order[i] = i;
+  s.dof_start.assign({0, nv});
+  s.row_start.assign({0, nefc});
+  return true;
+}
+
 }  // namespace
 
 int find_islands(const ConstraintProblem& p, IslandScratch& s) {
@@ -41,6 +68,7 @@ int find_islands(const ConstraintProblem& p, IslandScratch& s) {
     const int parent = p.mass_tree.parent[k];
     s.tree_of_dof[k] = parent < 0 ? k : s.tree_of_dof[parent];
   }
+  if (one_tree_island(p, s)) return 1;
   s.tree_parent.resize(nv);
   for (int k = 0; k < nv; ++k) s.tree_parent[k] = k;
   std::vector<int>& has_rows = s.tree_has_rows;
