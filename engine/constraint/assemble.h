@@ -18,7 +18,7 @@ void assemble_constraints(const Model& model, Data& data);
 void constraint_reference(const Model& model, Data& data);
 
 // Whether rows use the sparse layout: options.jacobian, where auto means
-// sparse from nv >= 60.
+// sparse from nv >= 8.
 bool use_sparse_jacobian(const Model& model);
 
 }  // namespace pliant
