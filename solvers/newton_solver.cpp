@@ -47,15 +47,13 @@ void EnvelopeCholesky::finish_pattern() {
   }
   adr_.resize(n_ + 1);
   column_start_.assign(n_ + 1, 0);
-  total = 0;
+  adr_[0] = 0;
   for (int i = 0; i < n_; ++i) {
-    adr_[i] = total;
-    row_base_[i] = total - first_[i];
+    adr_[i + 1] = adr_[i] + i - first_[i] + 1;
+    row_base_[i] = adr_[i] - first_[i];
     column_base_[i] = i;
-    total += i - first_[i] + 1;
     for (int j = first_[i]; j < i; ++j) ++column_start_[j + 1];
   }
-  adr_[n_] = total;
   values_.assign(total, 0.0);
   for (int j = 0; j < n_; ++j) column_start_[j + 1] += column_start_[j];
   column_row_.resize(column_start_[n_]);
@@ -110,9 +108,10 @@ bool EnvelopeCholesky::factor() {
 
 // Column by column from v's first non-zero: r = sqrt(L_jj^2 +- v_j^2),
 // c = r / L_jj, s = v_j / L_jj; below the diagonal
-// L_kj <- (L_kj +- s v_k) / c and v_k <- c v_k - s L_kj (new).
+// L_kj <- (L_kj +- s v_k) / c and v_k <- c v_k - s L_kj (new). The column
+// below the diagonal is contiguous in the dense square, listed by
+// column_row_ and column_slot_ in the row envelope.
 bool EnvelopeCholesky::rank_one(double* v, bool downdate) {
-  if (dense_) return rank_one_dense(v, downdate);
   const double sign = downdate ? -1 : 1;
   bool ok = true;
   int j = 0;
@@ -122,7 +121,7 @@ bool EnvelopeCholesky::rank_one(double* v, bool downdate) {
     if (vj == 0) continue;
     v[j] = 0;
     if (!ok) continue;
-    double& ljj = values_[adr_[j] + j - first_[j]];
+    double& ljj = at(j, j);
     const double r2 = ljj * ljj + sign * vj * vj;
     if (!(r2 > 1e-15 * ljj * ljj)) {
       ok = false;  // rank loss: the caller refactorises
@@ -132,11 +131,24 @@ bool EnvelopeCholesky::rank_one(double* v, bool downdate) {
     const double c = r / ljj, s = vj / ljj, inverse_c = ljj / r;
     ljj = r;
     inverse_diagonal_[j] = 1 / r;
-    for (int e = column_start_[j]; e < column_start_[j + 1]; ++e) {
-      const int k = column_row_[e];
-      double& lkj = values_[column_slot_[e]];
-      lkj = (lkj + sign * s * v[k]) * inverse_c;
-      v[k] = c * v[k] - s * lkj;
+    const double sign_s = sign * s;
+    if (dense_) {
+      // Contiguous and distinct from v: the loop vectorises unchecked.
+      double* __restrict below = &ljj + 1;
+      double* __restrict rest = v + j + 1;
+      const int length = n_ - j - 1;
+      for (int k = 0; k < length; ++k) {
+        const double lkj = (below[k] + sign_s * rest[k]) * inverse_c;
+        below[k] = lkj;
+        rest[k] = c * rest[k] - s * lkj;
+      }
+    } else {
+      for (int e = column_start_[j]; e < column_start_[j + 1]; ++e) {
+        const int k = column_row_[e];
+        double& lkj = values_[column_slot_[e]];
+        lkj = (lkj + sign_s * v[k]) * inverse_c;
+        v[k] = c * v[k] - s * lkj;
+      }
     }
   }
   return ok;
@@ -189,42 +201,6 @@ bool EnvelopeCholesky::factor_dense() {
     }
   }
   return true;
-}
-
-// rank_one() on contiguous columns.
-bool EnvelopeCholesky::rank_one_dense(double* v, bool downdate) {
-  const double sign = downdate ? -1 : 1;
-  const int n = n_;
-  bool ok = true;
-  int j = 0;
-  while (j < n && v[j] == 0) ++j;
-  for (; j < n; ++j) {
-    const double vj = v[j];
-    if (vj == 0) continue;
-    v[j] = 0;
-    if (!ok) continue;
-    double* column = values_.data() + static_cast<size_t>(j) * n;
-    const double ljj = column[j];
-    const double r2 = ljj * ljj + sign * vj * vj;
-    if (!(r2 > 1e-15 * ljj * ljj)) {
-      ok = false;  // rank loss: the caller refactorises
-      continue;
-    }
-    const double r = std::sqrt(r2);
-    const double c = r / ljj, s = vj / ljj, inverse_c = ljj / r;
-    column[j] = r;
-    inverse_diagonal_[j] = 1 / r;
-    const double sign_s = sign * s;
-    double* __restrict below = column + j + 1;
-    double* __restrict rest = v + j + 1;
-    const int length = n - j - 1;
-    for (int k = 0; k < length; ++k) {
-      const double lkj = (below[k] + sign_s * rest[k]) * inverse_c;
-      below[k] = lkj;
-      rest[k] = c * rest[k] - s * lkj;
-    }
-  }
-  return ok;
 }
 
 // solve() on the square: forward by columns, backward along rows.

@@ -50,8 +50,6 @@ class EnvelopeCholesky {
   // Entry (i, j), first[i] <= j <= i.
   double& at(int i, int j) { return values_[row_base_[i] + column_base_[j]]; }
   double at(int i, int j) const { return values_[row_base_[i] + column_base_[j]]; }
-  // True when the pattern is stored as a dense square (see above).
-  bool dense() const { return dense_; }
 
   // In place: the lower triangle of H becomes L. False when H is not
   // positive definite.
@@ -71,7 +69,6 @@ class EnvelopeCholesky {
 
  private:
   bool factor_dense();
-  bool rank_one_dense(double* v, bool downdate);
   void solve_dense(double* x) const;
 
   int n_ = 0;

@@ -28,8 +28,8 @@ void TreeOrdering::compute(const ConstraintProblem& p, Method method) {
   cursor_.assign(tree_start_.begin(), tree_start_.end() - 1);
   for (int i = 0; i < nv; ++i) tree_dofs_[cursor_[tree_of_dof_[i]]++] = i;
 
-  // The coupling graph between trees.
-  // (none when there is one tree: an island of one robot or one body).
+  // The coupling graph between trees (none when there is one tree: an
+  // island of one robot or one body).
   edge_a_.clear();
   edge_b_.clear();
   for (int i = 0; i < p.nefc && trees_ > 1; ++i) add_row_edges(p, i);
