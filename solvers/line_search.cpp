@@ -115,7 +115,7 @@ LinePoint evaluate_line(const LineSearchInput& in, double alpha) {
   point.cost += q[0] + alpha * (q[1] + alpha * q[2]);
   point.d1 += q[1] + 2 * alpha * q[2];
   point.d2 += 2 * q[2];
-  point.d2 = std::max(point.d2, kMinCurvature);
+  if (point.d2 <= 0) point.d2 = kMinCurvature;
   return point;
 }
 

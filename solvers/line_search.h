@@ -26,7 +26,9 @@ struct LineSearchInput {
 };
 
 // The 1-D function at one alpha: cost and its first and second derivative
-// (the second clamped to >= 1e-15).
+// (a non-positive second, from round-off, replaced by 1e-15 as MuJoCo does;
+// a tiny positive one is kept, so a short search direction still gets its
+// full Newton step).
 struct LinePoint {
   double alpha = 0;
   double cost = 0;
