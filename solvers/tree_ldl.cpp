@@ -5,21 +5,28 @@ namespace pliant {
 // Eliminating from the leaves up: for dof k (deepest first) and each
 // ancestor i of k, the multiplier L(k,i) = M(k,i) / D(k) updates row i at
 // i's ancestors j: M(i,j) -= L(k,i) M(k,j). Fill-in never leaves the
-// ancestor pattern, which is why the layout stays fixed.
+// ancestor pattern, which is why the layout stays fixed. Row i's ancestors
+// are exactly the ancestors of k from i on, so row i and the tail of row k
+// from slot (k,i) line up slot for slot: the update is one contiguous loop
+// of depth(i) + 1 entries, with no parent chasing.
 void tree_ldl_factor(const TreeSparsity& tree, double* values, double* inverse_diagonal) {
+  // Row lengths (k and its ancestors), parents first, kept in the output
+  // array until it receives 1/D.
+  double* length_of = inverse_diagonal;
+  for (int k = 0; k < tree.n; ++k) {
+    length_of[k] = tree.parent[k] < 0 ? 1 : length_of[tree.parent[k]] + 1;
+  }
   for (int k = tree.n - 1; k >= 0; --k) {
     const int row_k = tree.address[k];
     const double inverse_diagonal = 1 / values[row_k];
-    // Walk the ancestors i of k together with their slots in row k.
+    const int length_k = static_cast<int>(length_of[k]);
     int slot_ki = row_k + 1;
     for (int i = tree.parent[k]; i >= 0; i = tree.parent[i], ++slot_ki) {
       const double multiplier = values[slot_ki] * inverse_diagonal;
-      // Row i's entries (i, j) for j = i and up, against row k's (k, j).
-      int slot_ij = tree.address[i];
-      int slot_kj = slot_ki;
-      for (int j = i; j >= 0; j = tree.parent[j], ++slot_ij, ++slot_kj) {
-        values[slot_ij] -= multiplier * values[slot_kj];
-      }
+      double* row_i = values + tree.address[i];
+      const double* tail_k = values + slot_ki;
+      const int length = length_k - (slot_ki - row_k);
+      for (int t = 0; t < length; ++t) row_i[t] -= multiplier * tail_k[t];
       values[slot_ki] = multiplier;
     }
   }
