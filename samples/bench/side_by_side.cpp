@@ -11,6 +11,10 @@
 // 0.1 s rounds cannot tell a 10 % margin from the machine's noise.
 //
 //   side_by_side [--markdown FILE] [--plot FILE.png] [--rounds R] [--repetitions N] [--quick]
+//                [--only NAME,NAME]
+//
+// --only keeps the workloads named (a model's name as in the table, a pile
+// by its box count), for a quick look at one model while tuning.
 
 #include <mujoco/mujoco.h>
 #include <sys/utsname.h>
@@ -387,6 +391,7 @@ int main(int argc, char** argv) {
   Settings settings;
   bool quick = false;
   std::string count_workload, count_engine;
+  std::vector<std::string> only;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--markdown" && i + 1 < argc) {
@@ -402,10 +407,14 @@ int main(int argc, char** argv) {
       count_engine = argv[++i];
     } else if (arg == "--quick") {
       quick = true;
+    } else if (arg == "--only" && i + 1 < argc) {
+      std::istringstream names(argv[++i]);
+      for (std::string name; std::getline(names, name, ',');) only.push_back(name);
     } else {
       std::fprintf(stderr,
                    "usage: side_by_side [--markdown FILE] [--plot FILE.png] [--rounds R] "
-                   "[--repetitions N] [--quick] | --count-instructions WORKLOAD pliant|mujoco\n");
+                   "[--repetitions N] [--quick] [--only NAME,NAME] | --count-instructions WORKLOAD "
+                   "pliant|mujoco\n");
       return 2;
     }
   }
@@ -417,7 +426,7 @@ int main(int argc, char** argv) {
     settings.min_steps = 20;
   }
   const std::string samples = PLIANT_MUJOCO_MODELS, test_models = PLIANT_TEST_MODELS;
-  const std::vector<Workload> models = {
+  std::vector<Workload> models = {
       {"humanoid", samples + "/humanoid/humanoid.xml", 0, 0.1},
       {"22_humanoids", samples + "/humanoid/22_humanoids.xml", 0, 0.1},
       {"humanoid100", samples + "/humanoid100/humanoid100.xml", 0, 0.1},
@@ -426,7 +435,7 @@ int main(int argc, char** argv) {
       {"finger", test_models + "/dm_control/finger.xml", 0, 0.1},
       {"robotiq_2f85 scene", test_models + "/menagerie/robotiq_2f85/scene.xml", 0, 0.1},
   };
-  const std::vector<int> piles =
+  std::vector<int> piles =
       quick ? std::vector<int>{10, 100, 300, 1000} : std::vector<int>{10, 100, 300, 1000, 3000};
 
   if (!count_workload.empty()) {
@@ -442,6 +451,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "unknown workload %s\n", count_workload.c_str());
     return 2;
   }
+  const auto wanted = [&only](const std::string& name) {
+    return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
+  };
+  models.erase(std::remove_if(models.begin(), models.end(),
+                              [&](const Workload& w) { return !wanted(w.name); }),
+               models.end());
+  piles.erase(std::remove_if(piles.begin(), piles.end(),
+                             [&](int boxes) { return !wanted(std::to_string(boxes)); }),
+              piles.end());
   std::vector<std::vector<Comparison>> model_runs, pile_runs;
   for (int r = 0; r < settings.repetitions; ++r) {
     model_runs.emplace_back();
