@@ -21,10 +21,10 @@ struct Workspace {
   VectorXd scratch_nv;
   VectorXd factor;                       // nM: M + h diag(damping) for implicit damping
   VectorXd factor_diagonal, force;       // nv
-  Eigen::MatrixXd jacobian;              // 6 x nv, zero between uses
+  Eigen::MatrixXd jacobian;              // 6 x nv, zero between uses (first columns used)
   std::vector<int> columns;              // one row's columns
   std::vector<double> row;               // one row's values
-  std::vector<double> contact_jacobian;  // 6 x nv
+  std::vector<double> contact_jacobian;  // 6 x a contact's columns
 };
 
 // The workspace of `data`.

@@ -51,11 +51,13 @@ bool use_sparse_jacobian(const Model& m) {
 
 namespace {
 
-// Builds rows into data.efc. Jacobians are accumulated into a 6 x nv scratch
-// (translation rows 0-2, rotation rows 3-5) that is zero outside use; each
-// row then gathers the columns of the current constraint: the union of the
-// two bodies' dof chains (sparse layout) or all dofs (dense layout), so both
-// layouts compute identical values.
+// Builds rows into data.efc. Each constraint first lists its columns: the
+// union of the two bodies' dof chains (sparse layout) or all dofs (dense
+// layout), so both layouts compute identical values. Jacobians are then
+// accumulated into a compact 6 x ncolumns scratch (translation rows 0-2,
+// rotation rows 3-5; column e is dof columns_[e]) that is zero outside use:
+// a contact in a large scene touches a few contiguous doubles, not a few
+// columns scattered over a 6 x nv block.
 class Assembler {
  public:
   Assembler(const Model& m, Data& d)
@@ -107,26 +109,28 @@ class Assembler {
     std::reverse(columns_.begin(), columns_.end());
   }
 
-  // jac += sign * [J_translation; J_rotation] of `point` on `body`.
+  // jac += sign * [J_translation; J_rotation] of `point` on `body`, whose
+  // chain is part of columns_ (the chain descends, columns_ ascends, so one
+  // cursor walks both).
   void accumulate_jacobian(int body, const Vector3d& point, double sign) {
     const Vector3d offset = point - d_.subtree_com[m_.bodies.root[body]];
+    int e = static_cast<int>(columns_.size()) - 1;
     for (int k = last_dof_of_chain(m_, body); k >= 0; k = m_.dofs.parent[k]) {
+      while (columns_[e] != k) --e;
       const Vector3d w = angular(d_.cdof[k]);
       const Vector3d v = linear(d_.cdof[k]) + w.cross(offset);
       for (int a = 0; a < 3; ++a) {
-        jac_(a, k) += sign * v[a];
-        jac_(3 + a, k) += sign * w[a];
+        jac_(a, e) += sign * v[a];
+        jac_(3 + a, e) += sign * w[a];
       }
     }
   }
 
-  void clear_jacobian() {
-    for (int k : columns_) jac_.col(k).setZero();
-  }
+  void clear_jacobian() { jac_.leftCols(static_cast<Eigen::Index>(columns_.size())).setZero(); }
 
   // ---- rows ----
 
-  // Appends a row whose Jacobian entry at column k is value(k).
+  // Appends a row whose Jacobian entry at column columns_[e] is value(e).
   template <class Value>
   void push_row(ConstraintType type, int id, double pos, double margin, double frictionloss,
                 double diag, Value value) {
@@ -145,7 +149,7 @@ class Assembler {
     double* jac = efc_.J.data() + adr;
     for (size_t e = 0; e < nnz; ++e) {
       col[e] = columns_[e];
-      jac[e] = value(columns_[e]);
+      jac[e] = value(static_cast<int>(e));
     }
   }
 
@@ -238,7 +242,7 @@ class Assembler {
     accumulate_jacobian(b2, p2, -1);
     const double diag = body_weight(b1, 0) + body_weight(b2, 0);
     for (int a = 0; a < 3; ++a) {
-      push_row(ConstraintType::kEquality, i, r[a], 0, 0, diag, [&](int k) { return jac_(a, k); });
+      push_row(ConstraintType::kEquality, i, r[a], 0, 0, diag, [&](int e) { return jac_(a, e); });
     }
     clear_jacobian();
     return r.norm();
@@ -278,17 +282,17 @@ class Assembler {
     const double diag_t = body_weight(b1, 0) + body_weight(b2, 0);
     const double diag_r = body_weight(b1, 1) + body_weight(b2, 1);
     for (int a = 0; a < 3; ++a) {
-      push_row(ConstraintType::kEquality, i, r[a], 0, 0, diag_t, [&](int k) { return jac_(a, k); });
+      push_row(ConstraintType::kEquality, i, r[a], 0, 0, diag_t, [&](int e) { return jac_(a, e); });
     }
     // The rotation rows of jac_ now hold Jr1 at p1 minus Jr2 (rotation does
     // not depend on the point).
-    auto rotational_column = [&](int k) {
-      const Quaterniond w(0, jac_(3, k), jac_(4, k), jac_(5, k));
+    auto rotational_column = [&](int e) {
+      const Quaterniond w(0, jac_(3, e), jac_(4, e), jac_(5, e));
       return Vector3d(0.5 * torquescale * (q2c * w * q1r).vec());
     };
     for (int a = 0; a < 3; ++a) {
       push_row(ConstraintType::kEquality, i, rotation[a], 0, 0, diag_r,
-               [&](int k) { return rotational_column(k)[a]; });
+               [&](int e) { return rotational_column(e)[a]; });
     }
     clear_jacobian();
     Eigen::Matrix<double, 6, 1> all;
@@ -335,7 +339,7 @@ class Assembler {
       return joint ? m_.dofs.invweight0[m_.joints.dof_adr[o]] : m_.tendons.invweight0[o];
     };
     const double diag = weight(o1) + (o2 >= 0 ? weight(o2) : 0);
-    push_row(ConstraintType::kEquality, i, r, 0, 0, diag, [&](int k) { return row[k]; });
+    push_row(ConstraintType::kEquality, i, r, 0, 0, diag, [&](int e) { return row[columns_[e]]; });
     return r;
   }
 
@@ -345,13 +349,10 @@ class Assembler {
     for (int k = 0; k < m_.nv; ++k) {
       const double loss = m_.dofs.frictionloss[k];
       if (loss <= 0) continue;
-      columns_.clear();
-      for (int c = 0; c < m_.nv; ++c) {
-        if (efc_.dense || c == k) columns_.push_back(c);
-      }
+      single_dof_columns(k, 1);
       const int first = efc_.count();
       push_row(ConstraintType::kFrictionDof, k, 0, 0, loss, m_.dofs.invweight0[k],
-               [&](int c) { return c == k ? 1.0 : 0.0; });
+               [&](int e) { return columns_[e] == k ? 1.0 : 0.0; });
       finish_constraint(first, m_.dofs.solref[k], m_.dofs.solimp[k], 0, false);
     }
     const Tendons& t = m_.tendons;
@@ -360,7 +361,7 @@ class Assembler {
       tendon_columns(i);
       const int first = efc_.count();
       push_row(ConstraintType::kFrictionTendon, i, 0, 0, t.frictionloss[i], t.invweight0[i],
-               [&](int c) { return d_.ten_J(i, c); });
+               [&](int e) { return d_.ten_J(i, columns_[e]); });
       if (!rows_have_effect(first)) {
         drop_rows_from(first);
         continue;
@@ -395,7 +396,7 @@ class Assembler {
           const double sign = side == 0 ? 1 : -1;
           const int first = efc_.count();
           push_row(ConstraintType::kLimitJoint, i, dist, margin, 0, diag,
-                   [&](int c) { return c == dof ? sign : 0.0; });
+                   [&](int e) { return columns_[e] == dof ? sign : 0.0; });
           finish_constraint(first, j.solref[i], j.solimp[i], dist - margin, true);
         }
       } else if (j.type[i] == JointType::kBall) {
@@ -410,8 +411,10 @@ class Assembler {
         const Vector3d axis = theta > kMinValue ? Vector3d(axis_angle / theta) : Vector3d(0, 0, 0);
         single_dof_columns(dof, 3);
         const int first = efc_.count();
-        push_row(ConstraintType::kLimitJoint, i, dist, margin, 0, diag,
-                 [&](int c) { return c >= dof && c < dof + 3 ? -axis[c - dof] : 0.0; });
+        push_row(ConstraintType::kLimitJoint, i, dist, margin, 0, diag, [&](int e) {
+          const int c = columns_[e];
+          return c >= dof && c < dof + 3 ? -axis[c - dof] : 0.0;
+        });
         finish_constraint(first, j.solref[i], j.solimp[i], dist - margin, true);
       }
     }
@@ -426,7 +429,7 @@ class Assembler {
         const double sign = side == 0 ? 1 : -1;
         const int first = efc_.count();
         push_row(ConstraintType::kLimitTendon, i, dist, t.margin[i], 0, t.invweight0[i],
-                 [&](int c) { return sign * d_.ten_J(i, c); });
+                 [&](int e) { return sign * d_.ten_J(i, columns_[e]); });
         if (!rows_have_effect(first)) {
           drop_rows_from(first);
           continue;
@@ -436,11 +439,11 @@ class Assembler {
     }
   }
 
+  // Columns of dofs [dof, dof + count), or all dofs in the dense layout.
   void single_dof_columns(int dof, int count) {
     columns_.clear();
-    for (int c = 0; c < m_.nv; ++c) {
-      if (efc_.dense || (c >= dof && c < dof + count)) columns_.push_back(c);
-    }
+    const int begin = efc_.dense ? 0 : dof, end = efc_.dense ? m_.nv : dof + count;
+    for (int c = begin; c < end; ++c) columns_.push_back(c);
   }
 
   static Vector3d rotation_vector(const Quaterniond& q) {
@@ -475,25 +478,28 @@ class Assembler {
       // Row r of the contact frame applied to Jdif: 0 normal, 1-2 tangents
       // (translation), 3 spin about the normal, 4-5 rolling about the
       // tangents (rotation); computed once per column into frame_jac_
-      // (r, k) at r * nv + k.
-      frame_jac_.resize(static_cast<size_t>(6) * m_.nv);
+      // (r, e) at r * ncolumns + e.
+      const int ncolumns = static_cast<int>(columns_.size());
+      frame_jac_.resize(static_cast<size_t>(6) * ncolumns);
       for (int r = 0; r < dim; ++r) {
         const int axis = r < 3 ? r : r - 3;
         const int block = r < 3 ? 0 : 3;
-        double* out = frame_jac_.data() + static_cast<size_t>(r) * m_.nv;
-        for (int k : columns_) {
-          out[k] = con.frame(axis, 0) * jac_(block, k) + con.frame(axis, 1) * jac_(block + 1, k) +
-                   con.frame(axis, 2) * jac_(block + 2, k);
+        double* out = frame_jac_.data() + static_cast<size_t>(r) * ncolumns;
+        for (int e = 0; e < ncolumns; ++e) {
+          out[e] = con.frame(axis, 0) * jac_(block, e) + con.frame(axis, 1) * jac_(block + 1, e) +
+                   con.frame(axis, 2) * jac_(block + 2, e);
         }
       }
-      auto frame_row = [&](int r, int k) { return frame_jac_[static_cast<size_t>(r) * m_.nv + k]; };
+      auto frame_row = [&](int r, int e) {
+        return frame_jac_[static_cast<size_t>(r) * ncolumns + e];
+      };
       const double violation = con.dist - con.includemargin;
       const SolImp solimp = sanitize(con.solimp);
       const double mu = con.friction[0] / std::sqrt(impratio);
       con.mu = mu;
       if (dim == 1) {
         push_row(ConstraintType::kContactFrictionless, c, con.dist, con.includemargin, 0, tran,
-                 [&](int k) { return frame_row(0, k); });
+                 [&](int e) { return frame_row(0, e); });
         finish_constraint(first, con.solref, solimp, violation, true);
       } else if (cone == Cone::kPyramidal) {
         // Edges J_n +- f_j J_j for each friction direction j; every edge
@@ -504,7 +510,7 @@ class Assembler {
           const double diag = tran + f * f * (j < 2 ? tran : rot);
           for (double sign : {1.0, -1.0}) {
             push_row(ConstraintType::kContactPyramidal, c, con.dist, con.includemargin, 0, diag,
-                     [&](int k) { return frame_row(0, k) + sign * f * frame_row(j + 1, k); });
+                     [&](int e) { return frame_row(0, e) + sign * f * frame_row(j + 1, e); });
           }
         }
         finish_constraint(first, con.solref, solimp, violation, true);
@@ -515,7 +521,7 @@ class Assembler {
         for (int j = 0; j < dim; ++j) {
           const double diag = j < 3 ? tran : rot;
           push_row(ConstraintType::kContactElliptic, c, j == 0 ? con.dist : 0,
-                   j == 0 ? con.includemargin : 0, 0, diag, [&](int k) { return frame_row(j, k); });
+                   j == 0 ? con.includemargin : 0, 0, diag, [&](int e) { return frame_row(j, e); });
         }
         finish_constraint(first, con.solref, solimp, violation, true);
         // Friction rows have no spring; R1 = R0 / impratio, and each further
@@ -548,7 +554,7 @@ class Assembler {
   ConstraintRows& efc_;
   Eigen::MatrixXd& jac_;
   std::vector<int>& columns_;
-  std::vector<double>& frame_jac_;  // one contact's Jacobian in its frame, dim x nv
+  std::vector<double>& frame_jac_;  // one contact's Jacobian in its frame, dim x ncolumns
 };
 
 }  // namespace
