@@ -22,6 +22,51 @@ bool filtered_by_welds(const Model& m, const CollisionScratch& s, int b1, int b2
   return false;
 }
 
+// Cuts the boxes (in sweep order, s.sweep) into strips across one axis
+// (the interval at offset `across` of each box's sweep entry), at least as
+// wide as the widest box, so that two boxes overlapping across share a
+// strip; each box joins every strip it reaches, keeping sweep order. A
+// pair met in two strips is reported twice and merged with the rest. Sweep
+// and prune along one axis alone compares every box with all that overlap
+// it there (a whole row of a wide pile); within a strip, only its
+// neighbours. One strip, the plain sweep, when the boxes are not finite or
+// a box is as wide as the spread.
+void strip_boxes(CollisionScratch& s, int nsap, int across) {
+  double low = INFINITY, high = -INFINITY, widest = 0;
+  bool finite = true;
+  for (int i = 0; i < nsap; ++i) {
+    const double lo = s.sweep[6 * i + across], hi = s.sweep[6 * i + across + 1];
+    finite = finite && std::isfinite(lo) && std::isfinite(hi);
+    low = std::min(low, lo);
+    high = std::max(high, hi);
+    widest = std::max(widest, hi - lo);
+  }
+  const double spread = high - low;
+  const double width = std::max(widest, spread / nsap);
+  int strips = 1;
+  if (finite && std::isfinite(spread) && width > 0) {
+    strips = std::min(nsap, static_cast<int>(spread / width) + 1);
+  }
+  auto strip_of = [&](double v) {
+    if (strips == 1) return 0;
+    return std::min(strips - 1, static_cast<int>((v - low) / width));
+  };
+  s.strip_start.assign(strips + 1, 0);
+  for (int i = 0; i < nsap; ++i) {
+    const int first = strip_of(s.sweep[6 * i + across]);
+    const int last = strip_of(s.sweep[6 * i + across + 1]);
+    for (int k = first; k <= last; ++k) ++s.strip_start[k + 1];
+  }
+  for (int k = 0; k < strips; ++k) s.strip_start[k + 1] += s.strip_start[k];
+  s.strip_items.resize(s.strip_start[strips]);
+  s.strip_cursor.assign(s.strip_start.begin(), s.strip_start.end() - 1);
+  for (int i = 0; i < nsap; ++i) {
+    const int first = strip_of(s.sweep[6 * i + across]);
+    const int last = strip_of(s.sweep[6 * i + across + 1]);
+    for (int k = first; k <= last; ++k) s.strip_items[s.strip_cursor[k]++] = i;
+  }
+}
+
 }  // namespace
 
 void prepare_collision_tables(const Model& m, CollisionScratch& s) {
@@ -118,13 +163,15 @@ void broadphase(const Model& m, const Data& d, CollisionScratch& s) {
     }
   }
   if (nsap > 1) {
-    // Sweep along the axis of largest spread of the box centres.
+    // Sweep along the axis of largest spread of the box centres, within
+    // strips across the axis of second largest spread.
     const Vector3d variance = mean_sq - mean.cwiseProduct(mean) / nsap;
     int axis = 0;
     for (int k = 1; k < 3; ++k) {
       if (variance[k] > variance[axis]) axis = k;
     }
     const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
+    const int across = variance[a1] >= variance[a2] ? a1 : a2;
     s.order.assign(s.sap_bodies.begin(), s.sap_bodies.end());
     std::sort(s.order.begin(), s.order.end(),
               [&](int x, int y) { return s.box_lo[3 * x + axis] < s.box_lo[3 * y + axis]; });
@@ -138,15 +185,21 @@ void broadphase(const Model& m, const Data& d, CollisionScratch& s) {
         *w++ = s.box_hi[3 * b + k];
       }
     }
-    for (int i = 0; i < nsap; ++i) {
-      const double* w1 = &s.sweep[6 * i];
-      for (int j = i + 1; j < nsap; ++j) {
-        const double* w2 = &s.sweep[6 * j];
-        if (w2[0] > w1[1]) break;
-        if (w2[2] > w1[3] || w1[2] > w2[3] || w2[4] > w1[5] || w1[4] > w2[5]) continue;
-        const int b1 = s.order[i], b2 = s.order[j];
-        if (filtered_by_welds(m, s, b1, b2)) continue;
-        s.body_pairs.push_back(body_pair_signature(b1, b2));
+    strip_boxes(s, nsap, across == a1 ? 2 : 4);
+    const int strips = static_cast<int>(s.strip_start.size()) - 1;
+    for (int strip = 0; strip < strips; ++strip) {
+      const int* items = s.strip_items.data() + s.strip_start[strip];
+      const int count = s.strip_start[strip + 1] - s.strip_start[strip];
+      for (int x = 0; x < count; ++x) {
+        const double* w1 = &s.sweep[6 * items[x]];
+        for (int y = x + 1; y < count; ++y) {
+          const double* w2 = &s.sweep[6 * items[y]];
+          if (w2[0] > w1[1]) break;
+          if (w2[2] > w1[3] || w1[2] > w2[3] || w2[4] > w1[5] || w1[4] > w2[5]) continue;
+          const int b1 = s.order[items[x]], b2 = s.order[items[y]];
+          if (filtered_by_welds(m, s, b1, b2)) continue;
+          s.body_pairs.push_back(body_pair_signature(b1, b2));
+        }
       }
     }
   }

@@ -18,13 +18,15 @@ inline uint64_t body_pair_signature(int b1, int b2) {
 void prepare_collision_tables(const Model& model, CollisionScratch& s);
 
 // Fills s.body_pairs with the signatures of the body pairs that may touch,
-// sorted and unique: every body with collidable geoms paired with each static
-// body that carries a plane (and the world), plus the pairs whose bounding
-// boxes overlap, found by sweep and prune along the world axis on which the
-// box centres spread most. Boxes hold each collidable geom's bounding sphere
-// grown by its margin. Pairs on one weld body, and a weld body with its weld
-// parent (unless one is the world, or the filterparent flag is off), are
-// dropped. Exclusions are left to the caller. O(n log n + overlaps).
+// sorted and unique: every body with collidable geoms paired with each
+// static body that carries a plane (and the world), plus the pairs whose
+// bounding boxes overlap, found by sweep and prune along the world axis on
+// which the box centres spread most, within strips across the axis of
+// second largest spread (each at least as wide as the widest box). Boxes
+// hold each collidable geom's bounding sphere grown by its margin. Pairs on
+// one weld body, and a weld body with its weld parent (unless one is the
+// world, or the filterparent flag is off), are dropped. Exclusions are left
+// to the caller. O(n log n + overlaps within a strip).
 void broadphase(const Model& model, const Data& data, CollisionScratch& s);
 
 }  // namespace pliant::collision

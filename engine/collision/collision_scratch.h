@@ -27,6 +27,9 @@ struct CollisionScratch {
   std::vector<int> order;
   std::vector<double>
       sweep;  // per body in sweep order: lo, hi along the sweep axis, then the others
+  // Strips across the second axis: strip k's bodies (positions in `order`,
+  // ascending) are strip_items[strip_start[k] .. strip_start[k + 1]).
+  std::vector<int> strip_start, strip_items, strip_cursor;
   std::vector<uint64_t> body_pairs;
   std::vector<uint64_t> pairs_unsorted;  // broadphase output before ordering
   std::vector<int> pair_bucket;          // per body + 1: start of its pairs in the ordering

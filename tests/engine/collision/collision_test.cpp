@@ -6,10 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 #include <sstream>
 
+#include "engine/collision/broadphase.h"
 #include "engine/collision/pair.h"
 #include "engine/kinematics.h"
 #include "engine/load.h"
@@ -224,6 +226,49 @@ TEST(Collision, ThousandBoxesAreNotQuadratic) {
   collide(model, data);
   EXPECT_LT(workspace(data).collision.body_pairs.size(), 20000u);
   EXPECT_GE(data.contacts.size(), 400u);
+}
+
+// The broadphase finds exactly the body pairs whose boxes overlap, against
+// every pair checked: spheres of mixed sizes (a few tiny, one large) spread
+// over a wide flat region, where the strips across the second axis matter,
+// and all of them in one cluster, where one strip holds everything.
+TEST(Collision, BroadphaseFindsEveryOverlappingPair) {
+  std::mt19937 random(7);
+  for (const double spread : {40.0, 0.5}) {
+    std::uniform_real_distribution<double> position(-spread, spread), size(0.05, 0.6);
+    std::ostringstream xml;
+    xml << "<mujoco><worldbody>";
+    for (int i = 0; i < 300; ++i) {
+      const double r = i == 0 ? 1.5 : i % 50 == 1 ? 0.001 : size(random);
+      xml << "<body pos='" << position(random) << " " << 0.2 * position(random) << " "
+          << 0.01 * position(random) << "'><freejoint/><geom size='" << r << "'/></body>";
+    }
+    xml << "</worldbody></mujoco>";
+    const Model model = load_model_from_string(xml.str());
+    Data data(model);
+    kinematics(model, data);
+    collide(model, data);
+    std::vector<uint64_t> expected;
+    for (int g1 = 0; g1 < model.geoms.count(); ++g1) {
+      for (int g2 = g1 + 1; g2 < model.geoms.count(); ++g2) {
+        const double r1 = model.geoms.rbound[g1] + model.geoms.margin[g1];
+        const double r2 = model.geoms.rbound[g2] + model.geoms.margin[g2];
+        const Vector3d& c1 = data.geom_xpos[g1];
+        const Vector3d& c2 = data.geom_xpos[g2];
+        bool overlap = true;
+        for (int k = 0; k < 3; ++k) {
+          overlap = overlap && !(c2[k] - r2 > c1[k] + r1) && !(c1[k] - r1 > c2[k] + r2);
+        }
+        if (overlap) {
+          expected.push_back(
+              collision::body_pair_signature(model.geoms.body[g1], model.geoms.body[g2]));
+        }
+      }
+    }
+    std::sort(expected.begin(), expected.end());
+    EXPECT_GT(expected.size(), 50u) << "spread " << spread;
+    EXPECT_EQ(workspace(data).collision.body_pairs, expected) << "spread " << spread;
+  }
 }
 
 // Random shapes and poses, including degenerate ones (coincident centres,
