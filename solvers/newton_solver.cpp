@@ -358,9 +358,21 @@ void build_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
   // leave it).
   EnvelopeCholesky& h = w.hessian;
   h.begin_pattern(p.nv);
-  w.hessian_permuted = !p.dense_hessian;
+  // One tree (a robot, or an island of one body): its dofs in their own
+  // order are already the tree ordering's, so no ordering and no permuting.
+  bool one_tree = p.nv > 0;
+  for (int k = 1; k < p.nv && one_tree; ++k) one_tree = p.mass_tree.parent[k] >= 0;
+  w.hessian_permuted = !p.dense_hessian && !one_tree;
   if (p.dense_hessian) {
     h.make_dense();
+  } else if (one_tree) {
+    for (int i = 0; i < p.nv; ++i) h.widen(i, 0);
+    for (int i = 0; i < p.nefc; ++i) {
+      const int adr = p.row_adr[i], nnz = p.row_nnz[i];
+      if (nnz == 0) continue;
+      const int lowest = *std::min_element(p.col + adr, p.col + adr + nnz);
+      for (int k = 0; k < nnz; ++k) h.widen(p.col[adr + k], lowest);
+    }
   } else {
     w.hessian_order.compute(p);
     const int* position = w.hessian_order.positions();
