@@ -74,13 +74,16 @@ int find_islands(const ConstraintProblem& p, IslandScratch& s) {
   std::vector<int>& has_rows = s.tree_has_rows;
   has_rows.assign(nv, 0);
   for (int i = 0; i < nefc; ++i) {
-    int first = -1;
+    int first = -1, last_tree = -1;
     const int adr = p.row_adr[i];
     for (int k = 0; k < p.row_nnz[i]; ++k) {
       // Dense rows (small models) list every dof: only non-zeros couple.
       if (p.dense_hessian && p.J[adr + k] == 0) continue;
-      const int tree = find_root(s.tree_parent, s.tree_of_dof[p.col[adr + k]]);
-      has_rows[s.tree_of_dof[p.col[adr + k]]] = 1;
+      // A tree's dofs are mostly adjacent columns: each run is joined once.
+      if (s.tree_of_dof[p.col[adr + k]] == last_tree) continue;
+      last_tree = s.tree_of_dof[p.col[adr + k]];
+      const int tree = find_root(s.tree_parent, last_tree);
+      has_rows[last_tree] = 1;
       if (first < 0) {
         first = tree;
       } else if (tree != first) {
@@ -191,8 +194,10 @@ void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWor
     const int* rows = s.row_order.data() + s.row_start[g];
     s.row_nnz.resize(m);
     s.row_adr.resize(m);
-    s.col.clear();
-    s.J.clear();
+    size_t entries = 0;
+    for (int r = 0; r < m; ++r) entries += whole.row_nnz[rows[r]];
+    s.col.resize(entries);
+    s.J.resize(entries);
     s.type.resize(m);
     s.R.resize(m);
     s.D.resize(m);
@@ -200,17 +205,21 @@ void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWor
     s.frictionloss.resize(m);
     s.cone_of_row.assign(m, -1);
     s.cones.clear();
+    int filled = 0;
     for (int r = 0; r < m; ++r) {
       const int i = rows[r];
-      s.row_adr[r] = static_cast<int>(s.col.size());
+      s.row_adr[r] = filled;
       const int adr = whole.row_adr[i];
       for (int k = 0; k < whole.row_nnz[i]; ++k) {
         const int dof = whole.col[adr + k];
-        if (s.island_of_dof[dof] != g) continue;  // a dense row's zero for another island
-        s.col.push_back(s.local_dof[dof]);
-        s.J.push_back(whole.J[adr + k]);
+        // A dense row lists the other islands' dofs too (as zeros); a
+        // sparse row's dofs are all in its island.
+        if (whole.dense_hessian && s.island_of_dof[dof] != g) continue;
+        s.col[filled] = s.local_dof[dof];
+        s.J[filled] = whole.J[adr + k];
+        ++filled;
       }
-      s.row_nnz[r] = static_cast<int>(s.col.size()) - s.row_adr[r];
+      s.row_nnz[r] = filled - s.row_adr[r];
       s.type[r] = whole.type[i];
       s.R[r] = whole.R[i];
       s.D[r] = whole.D[i];
