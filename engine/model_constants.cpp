@@ -135,6 +135,22 @@ void compute_model_constants(Model& m) {
   }
   for (int a = 0; a < m.nu; ++a) m.actuators.length0[a] = d.actuator_length[a];
 
+  // springdamper: stiffness I / (tc^2 ratio^2) and damping 2 I / tc, I the
+  // harmonic mean of the joint's dofs' diagonal of M at qpos0 (armature
+  // included), the solref convention for a joint.
+  for (int j = 0; j < m.joints.count(); ++j) {
+    const double timeconst = m.joints.springdamper[j][0], ratio = m.joints.springdamper[j][1];
+    if (!(timeconst > 0 && ratio > 0)) continue;
+    const JointType type = m.joints.type[j];
+    const int first = m.joints.dof_adr[j];
+    const int count = type == JointType::kFree ? 6 : type == JointType::kBall ? 3 : 1;
+    double inverse_sum = 0;
+    for (int k = first; k < first + count; ++k) inverse_sum += 1 / d.qM[m.dofs.madr[k]];
+    const double inertia = count / inverse_sum;
+    m.joints.stiffness[j] = inertia / (timeconst * timeconst * ratio * ratio);
+    for (int k = first; k < first + count; ++k) m.dofs.damping[k] = 2 * inertia / timeconst;
+  }
+
   double trace = 0;
   for (int i = 0; i < nv; ++i) trace += d.qM[m.dofs.madr[i]];
   m.stat.meaninertia = nv > 0 ? trace / nv : 1;

@@ -627,6 +627,7 @@ class Compiler {
         j.pos.push_back(js.pos);
         j.axis.push_back(axis);
         j.stiffness.push_back(js.stiffness);
+        j.springdamper.push_back(js.springdamper);
         j.range.push_back(range);
         j.margin.push_back(js.margin);
         j.name.push_back(js.name);
@@ -1171,56 +1172,24 @@ class Compiler {
     }
   }
 
-  // Explicit pairs take their own values; unset ones come from the geoms as
-  // in dynamic contacts (max condim, max frictions, solmix-weighted solref
-  // and solimp, max margin and gap).
+  // Explicit pairs take their own values, and what they leave unset comes
+  // from the pair defaults (their class), never from the geoms: MuJoCo
+  // 2.2.2 and 3.3.8 alike. The geom on the body with the lower id comes
+  // first, as MuJoCo orders a pair.
   void compile_contacts() {
     Pairs& p = m_.pairs;
-    const Geoms& g = m_.geoms;
     for (const PairSpec& s : spec_.pairs) {
-      const int g1 = lookup(ObjectType::kGeom, s.geom1, s.where, "geom");
-      const int g2 = lookup(ObjectType::kGeom, s.geom2, s.where, "geom");
-      const double mix1 = g.solmix[g1], mix2 = g.solmix[g2];
-      double mix = 0.5;
-      if (mix1 >= kMinValue && mix2 >= kMinValue) {
-        mix = mix1 / (mix1 + mix2);
-      } else if (mix1 < kMinValue && mix2 >= kMinValue) {
-        mix = 0;
-      } else if (mix1 >= kMinValue && mix2 < kMinValue) {
-        mix = 1;
-      }
+      int g1 = lookup(ObjectType::kGeom, s.geom1, s.where, "geom");
+      int g2 = lookup(ObjectType::kGeom, s.geom2, s.where, "geom");
+      if (m_.geoms.body[g1] > m_.geoms.body[g2]) std::swap(g1, g2);
       p.geom1.push_back(g1);
       p.geom2.push_back(g2);
-      p.condim.push_back(s.condim_given ? s.condim : std::max(g.condim[g1], g.condim[g2]));
-      Vector5d friction = s.friction;
-      if (!s.friction_given) {
-        const Vector3d f = g.friction[g1].cwiseMax(g.friction[g2]);
-        friction << f[0], f[0], f[1], f[2], f[2];
-      }
-      p.friction.push_back(friction);
-      SolRef solref = s.solref;
-      if (!s.solref_given) {
-        const SolRef& a = g.solref[g1];
-        const SolRef& b = g.solref[g2];
-        if (a.timeconst > 0 && b.timeconst > 0) {
-          solref = {mix * a.timeconst + (1 - mix) * b.timeconst,
-                    mix * a.dampratio + (1 - mix) * b.dampratio};
-        } else {
-          solref = {std::min(a.timeconst, b.timeconst), std::min(a.dampratio, b.dampratio)};
-        }
-      }
-      p.solref.push_back(solref);
-      SolImp solimp = s.solimp;
-      if (!s.solimp_given) {
-        const SolImp& a = g.solimp[g1];
-        const SolImp& b = g.solimp[g2];
-        solimp = {mix * a.dmin + (1 - mix) * b.dmin, mix * a.dmax + (1 - mix) * b.dmax,
-                  mix * a.width + (1 - mix) * b.width, mix * a.midpoint + (1 - mix) * b.midpoint,
-                  mix * a.power + (1 - mix) * b.power};
-      }
-      p.solimp.push_back(solimp);
-      p.margin.push_back(s.margin_given ? s.margin : std::max(g.margin[g1], g.margin[g2]));
-      p.gap.push_back(s.gap_given ? s.gap : std::max(g.gap[g1], g.gap[g2]));
+      p.condim.push_back(s.condim);
+      p.friction.push_back(s.friction);
+      p.solref.push_back(s.solref);
+      p.solimp.push_back(s.solimp);
+      p.margin.push_back(s.margin);
+      p.gap.push_back(s.gap);
     }
     // Excludes are kept sorted by body pair, as MuJoCo stores them, so
     // collision filtering can search them.
@@ -1375,8 +1344,11 @@ class Compiler {
         mocap_quat.push_back(v);
       }
     }
-    for (size_t i = 0; i < spec_.keyframes.size(); ++i) {
-      const KeyframeSpec& s = spec_.keyframes[i];
+    // <size nkey> beyond the <key> elements: keyframes of the default state.
+    std::vector<KeyframeSpec> keys = spec_.keyframes;
+    keys.resize(std::max(keys.size(), static_cast<size_t>(spec_.nkey)));
+    for (size_t i = 0; i < keys.size(); ++i) {
+      const KeyframeSpec& s = keys[i];
       // A shorter array is completed from the default (qpos0, zeros, the
       // mocap bodies' poses), as MuJoCo 3.x does.
       auto take = [&](const std::optional<std::vector<double>>& given, const char* what,

@@ -172,8 +172,7 @@ void parse_joint(AttributeReader& reader, JointSpec& joint) {
   }
   read_tristate(reader, "actuatorfrclimited", joint.actuatorfrclimited);
   reader.read_bool("actuatorgravcomp", joint.actuatorgravcomp);
-  reader.accept_unused("springdamper",
-                       "not applied: the joint keeps the stiffness and damping it is given");
+  reader.read("springdamper", joint.springdamper);
   skip_user_data(reader);
   reader.finish();
 }
@@ -618,18 +617,16 @@ void parse_pair(AttributeReader& reader, PairSpec& pair) {
   reader.has("class");
   reader.read("geom1", pair.geom1);
   reader.read("geom2", pair.geom2);
-  pair.condim_given |= reader.read("condim", pair.condim);
+  reader.read("condim", pair.condim);
   if (pair.condim != 1 && pair.condim != 3 && pair.condim != 4 && pair.condim != 6) {
     reader.fail("attribute 'condim' of <pair> is " + std::to_string(pair.condim) +
                 "; accepted: 1, 3, 4, 6");
   }
-  pair.friction_given |= read_partial(reader, "friction", pair.friction, 5);
-  pair.solref_given |= reader.has("solref");
+  read_partial(reader, "friction", pair.friction, 5);
   read_solref(reader, "solref", pair.solref);
-  pair.solimp_given |= reader.has("solimp");
   read_solimp(reader, "solimp", pair.solimp);
-  pair.margin_given |= reader.read("margin", pair.margin);
-  pair.gap_given |= reader.read("gap", pair.gap);
+  reader.read("margin", pair.margin);
+  reader.read("gap", pair.gap);
   reader.accept_unused("solreffriction",
                        "Pliant's friction rows of a pair use its solref, as without it");
   reader.finish();

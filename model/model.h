@@ -187,8 +187,13 @@ struct Joints {
   std::vector<Vector3d> pos;      // m, anchor in body frame
   std::vector<Vector3d> axis;     // unit, in body frame
   std::vector<double> stiffness;  // N/m or N m/rad
-  std::vector<Vector2d> range;    // m or rad
-  std::vector<double> margin;     // m or rad
+  // (time constant s, damping ratio). Both positive: the compiler replaces
+  // stiffness and the dofs' damping with those of a mass-spring-damper of
+  // this time constant and ratio, the mass being the joint's inertia at
+  // qpos0 (the harmonic mean of its dofs' diagonal of M), as MuJoCo does.
+  std::vector<Vector2d> springdamper;
+  std::vector<Vector2d> range;  // m or rad
+  std::vector<double> margin;   // m or rad
   // Limits on the total actuator force on the joint's dofs (N or N m).
   std::vector<bool> actfrc_limited;
   std::vector<Vector2d> actfrc_range;

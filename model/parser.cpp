@@ -227,11 +227,16 @@ class Parser {
 
   void parse_size(const XmlNode& node) {
     AttributeReader reader(node, &spec_.notes);
+    // nkey allocates keyframes (the extra ones hold the default state).
+    if (reader.read("nkey", spec_.nkey) && spec_.nkey < 0) {
+      reader.fail("attribute 'nkey' of <size> is " + std::to_string(spec_.nkey) +
+                  "; accepted: 0 or more keyframes");
+    }
     // Memory sizes: Pliant grows its buffers as needed, so these are accepted
     // for compatibility and not used.
-    for (const char* name : {"njmax", "nconmax", "nstack", "nuserdata", "nkey", "nuser_body",
-                             "nuser_jnt", "nuser_geom", "nuser_site", "nuser_cam", "nuser_tendon",
-                             "nuser_actuator", "nuser_sensor", "memory"}) {
+    for (const char* name :
+         {"njmax", "nconmax", "nstack", "nuserdata", "nuser_body", "nuser_jnt", "nuser_geom",
+          "nuser_site", "nuser_cam", "nuser_tendon", "nuser_actuator", "nuser_sensor", "memory"}) {
       reader.has(name);
     }
     reader.finish();

@@ -117,6 +117,9 @@ struct JointSpec {
   TriState limited = TriState::kAuto;
   double ref = 0, springref = 0;  // as written (degrees for hinges under angle="degree")
   double stiffness = 0, damping = 0, armature = 0, frictionloss = 0, margin = 0;
+  // (time constant, damping ratio); both positive: stiffness and damping
+  // are set from the joint's inertia at qpos0 (see Joints::springdamper).
+  Vector2d springdamper{0, 0};
   SolRef solref_limit, solref_friction;
   SolImp solimp_limit, solimp_friction;
   TriState actuatorfrclimited = TriState::kAuto;
@@ -287,10 +290,7 @@ struct PairSpec {
   Vector5d friction = (Vector5d() << 1, 1, 0.005, 0.0001, 0.0001).finished();
   SolRef solref;
   SolImp solimp;
-  double margin = 0, gap = 0;
-  // Unset values are mixed from the two geoms by the compiler, as MuJoCo does.
-  bool condim_given = false, friction_given = false, solref_given = false;
-  bool solimp_given = false, margin_given = false, gap_given = false;
+  double margin = 0, gap = 0;  // unset values: the pair defaults, not the geoms'
 };
 
 struct ExcludeSpec {
@@ -359,6 +359,9 @@ struct ModelSpec {
   std::vector<ExcludeSpec> excludes;
   std::vector<SensorSpec> sensors;
   std::vector<KeyframeSpec> keyframes;
+  // <size nkey>: at least this many keyframes; those beyond the <key>
+  // elements hold the default state (qpos0, zeros, the mocap poses).
+  int nkey = 0;
   // Documented MJCF that Pliant accepts without using (accept_unused), one
   // sentence each; the compiler reports each attribute once.
   std::vector<std::string> notes;
