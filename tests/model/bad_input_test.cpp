@@ -77,6 +77,7 @@ const std::vector<BadFile>& bad_files() {
       {"hfield_zero_size.xml", 3, {"hfield 'size' must be four positive numbers"}},
       {"hfield_truncated_file.xml", 4, {"truncated_hfield.bin' has 10 bytes", "need 32"}},
       {"bad_integer.xml", 3, {"'contype' of <geom>", "whole numbers"}},
+      {"size_nkey_negative.xml", 2, {"'nkey' of <size> is -2", "accepted: 0 or more"}},
       // Keywords and booleans list the accepted words.
       {"bad_enum.xml",
        4,
