@@ -14,7 +14,7 @@ bash .ci/install-deps
 cmake --preset bench -G Ninja >/dev/null
 targets="side_by_side sensor_bench pliant"
 # The Python module, when configure found what it needs.
-if ninja -C build/bench -t targets all | grep -q '^_pliant:'; then targets="$targets _pliant"; fi
+if ninja -C build/bench -t targets all | grep -q '^python/pliant/_pliant'; then targets="$targets _pliant"; fi
 cmake --build --preset bench -j2 --target $targets
 build/bench/samples/bench/side_by_side --markdown BENCHMARKS.md --plot docs/bench-scaling.png "$@"
 {
