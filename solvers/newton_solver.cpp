@@ -359,30 +359,24 @@ void build_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
   EnvelopeCholesky& h = w.hessian;
   h.begin_pattern(p.nv);
   // One tree (a robot, or an island of one body): its dofs in their own
-  // order are already the tree ordering's, so no ordering and no permuting.
-  bool one_tree = p.nv > 0;
-  for (int k = 1; k < p.nv && one_tree; ++k) one_tree = p.mass_tree.parent[k] >= 0;
+  // order are already the tree ordering's, so no ordering and no permuting
+  // (positions are then the identity, and every dof's root is at 0).
+  const bool one_tree = p.mass_tree.is_one_tree();
   w.hessian_permuted = !p.dense_hessian && !one_tree;
   if (p.dense_hessian) {
     h.make_dense();
-  } else if (one_tree) {
-    for (int i = 0; i < p.nv; ++i) h.widen(i, 0);
-    for (int i = 0; i < p.nefc; ++i) {
-      const int adr = p.row_adr[i], nnz = p.row_nnz[i];
-      if (nnz == 0) continue;
-      const int lowest = *std::min_element(p.col + adr, p.col + adr + nnz);
-      for (int k = 0; k < nnz; ++k) h.widen(p.col[adr + k], lowest);
-    }
   } else {
-    w.hessian_order.compute(p);
-    const int* position = w.hessian_order.positions();
-    for (int i = 0; i < p.nv; ++i) h.widen(position[i], w.hessian_order.root_position(i));
+    if (!one_tree) w.hessian_order.compute(p);
+    const int* position = one_tree ? nullptr : w.hessian_order.positions();
+    for (int i = 0; i < p.nv; ++i) {
+      h.widen(slot(position, i), one_tree ? 0 : w.hessian_order.root_position(i));
+    }
     for (int i = 0; i < p.nefc; ++i) {
       const int adr = p.row_adr[i], nnz = p.row_nnz[i];
       if (nnz == 0) continue;
-      int lowest = position[p.col[adr]];
-      for (int k = 1; k < nnz; ++k) lowest = std::min(lowest, position[p.col[adr + k]]);
-      for (int k = 0; k < nnz; ++k) h.widen(position[p.col[adr + k]], lowest);
+      int lowest = slot(position, p.col[adr]);
+      for (int k = 1; k < nnz; ++k) lowest = std::min(lowest, slot(position, p.col[adr + k]));
+      for (int k = 0; k < nnz; ++k) h.widen(slot(position, p.col[adr + k]), lowest);
     }
   }
   // Many trees: a block factor in minimum-degree order, if it costs less.

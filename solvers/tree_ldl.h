@@ -18,6 +18,15 @@ struct TreeSparsity {
   int n = 0;
   const int* parent = nullptr;   // parent index, -1 at a root; parent[i] < i
   const int* address = nullptr;  // first slot of each row
+
+  // One kinematic tree (a robot alone, or one body): every dof but the
+  // first has a parent. False when there is no dof.
+  bool is_one_tree() const {
+    for (int k = 1; k < n; ++k) {
+      if (parent[k] < 0) return false;
+    }
+    return n > 0;
+  }
 };
 
 // In place: on entry `values` holds the lower triangle of M, on exit its

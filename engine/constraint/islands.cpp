@@ -36,9 +36,7 @@ void sort_by_group(const std::vector<int>& group_of, int n, int count, std::vect
 // without its union-find over every row's columns.
 bool one_tree_island(const ConstraintProblem& p, IslandScratch& s) {
   const int nv = p.nv, nefc = p.nefc;
-  for (int k = 1; k < nv; ++k) {
-    if (p.mass_tree.parent[k] < 0) return false;
-  }
+  if (!p.mass_tree.is_one_tree()) return false;
   bool reached = false;
   for (int i = 0; i < nefc && !reached; ++i) {
     const int adr = p.row_adr[i];
@@ -46,7 +44,7 @@ bool one_tree_island(const ConstraintProblem& p, IslandScratch& s) {
       reached = !p.dense_hessian || p.J[adr + k] != 0;
     }
   }
-  if (nv == 0 || !reached) return false;
+  if (!reached) return false;
   s.island_of_row.assign(nefc, 0);
   s.island_of_dof.assign(nv, 0);
   s.dof_order.resize(nv);
