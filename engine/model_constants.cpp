@@ -141,9 +141,7 @@ void compute_model_constants(Model& m) {
   for (int j = 0; j < m.joints.count(); ++j) {
     const double timeconst = m.joints.springdamper[j][0], ratio = m.joints.springdamper[j][1];
     if (!(timeconst > 0 && ratio > 0)) continue;
-    const JointType type = m.joints.type[j];
-    const int first = m.joints.dof_adr[j];
-    const int count = type == JointType::kFree ? 6 : type == JointType::kBall ? 3 : 1;
+    const int first = m.joints.dof_adr[j], count = joint_dof_count(m.joints.type[j]);
     double inverse_sum = 0;
     for (int k = first; k < first + count; ++k) inverse_sum += 1 / d.qM[m.dofs.madr[k]];
     const double inertia = count / inverse_sum;

@@ -658,7 +658,7 @@ class Compiler {
             m_.qpos_spring.push_back(js.springref * (angular ? angle : 1.0));
             m_.nq += 1;
         }
-        const int ndof = js.type == JointType::kFree ? 6 : js.type == JointType::kBall ? 3 : 1;
+        const int ndof = joint_dof_count(js.type);
         for (int k = 0; k < ndof; ++k) {
           d.body.push_back(static_cast<int>(body));
           d.joint.push_back(id);

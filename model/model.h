@@ -27,6 +27,10 @@ using Eigen::Vector4d;
 using Vector5d = Eigen::Matrix<double, 5, 1>;
 
 enum class JointType : int { kFree = 0, kBall = 1, kSlide = 2, kHinge = 3 };
+// Degrees of freedom a joint of this type adds.
+inline int joint_dof_count(JointType type) {
+  return type == JointType::kFree ? 6 : type == JointType::kBall ? 3 : 1;
+}
 enum class GeomType : int {
   kPlane = 0,
   kHfield = 1,
