@@ -108,6 +108,66 @@ void slider_crank_transmission(const Model& m, Data& d, int i) {
                     gear * axis.cross(dl_da));
 }
 
+// The last dof shared by the chains above two bodies' dofs, or -1.
+int common_ancestor_dof(const Model& m, int body_a, int body_b) {
+  int a = last_dof_of_chain(m, body_a), b = last_dof_of_chain(m, body_b);
+  while (a >= 0 && b >= 0 && a != b) {
+    if (a < b) {
+      b = m.dofs.parent[b];
+    } else {
+      a = m.dofs.parent[a];
+    }
+  }
+  return a >= 0 && a == b ? a : -1;
+}
+
+// Site transmission. Without a reference site: a wrench gear[0:3] (force),
+// gear[3:6] (torque) in the site frame, applied at the site, moment =
+// Jp^T R f + Jr^T R t, and no length.
+//
+// With a reference site r (MuJoCo 3.x's refsite), as MuJoCo 3.3.8 defines
+// it:
+// - length = gear[0:3] . R_r^T (x_s - x_r) + gear[3:6] . rotvec(q_r^-1 q_s),
+//   where each site's quaternion is composed as MuJoCo composes it, site
+//   quaternion first and body quaternion second (q_site_local * q_body,
+//   not the site's world orientation q_body * q_site_local; the two agree
+//   when the site's frame is aligned with its body's);
+// - moment = (J_s(x_s) - J_r(x_r))^T R_r gear, translational and rotational
+//   rows alike, with the columns of the dofs above both sites cleared (they
+//   move both alike). The turning of r's own frame is not differentiated.
+void site_transmission(const Model& m, Data& d, int i) {
+  const Actuators& a = m.actuators;
+  const int site = a.trn_id[i][0], ref = a.trn_id[i][1];
+  const auto& g = a.gear[i];
+  const Vector3d force_gear(g[0], g[1], g[2]), torque_gear(g[3], g[4], g[5]);
+  const int body = m.sites.body[site];
+  if (ref < 0) {
+    const Matrix3d& rot = d.site_xmat[site];
+    add_wrench_moment(m, d, i, body, d.site_xpos[site], rot * force_gear, rot * torque_gear);
+    return;
+  }
+  const int ref_body = m.sites.body[ref];
+  const Matrix3d& ref_rot = d.site_xmat[ref];
+  double length = 0;
+  Vector3d force = Vector3d::Zero(), torque = Vector3d::Zero();
+  if (!force_gear.isZero(0)) {
+    length += force_gear.dot(ref_rot.transpose() * (d.site_xpos[site] - d.site_xpos[ref]));
+    force = ref_rot * force_gear;
+  }
+  if (!torque_gear.isZero(0)) {
+    const Quaterniond q_site = m.sites.quat[site] * d.xquat[body];
+    const Quaterniond q_ref = m.sites.quat[ref] * d.xquat[ref_body];
+    length += torque_gear.dot(rotation_vector(q_ref.conjugate() * q_site));
+    torque = ref_rot * torque_gear;
+  }
+  d.actuator_length[i] = length;
+  add_wrench_moment(m, d, i, body, d.site_xpos[site], force, torque);
+  add_wrench_moment(m, d, i, ref_body, d.site_xpos[ref], -force, -torque);
+  for (int k = common_ancestor_dof(m, body, ref_body); k >= 0; k = m.dofs.parent[k]) {
+    d.actuator_moment(i, k) = 0;
+  }
+}
+
 // Body transmission (adhesion), as MuJoCo 3.x: no length; the moment is
 // minus the average, over the contacts that involve the body, of the
 // Jacobian of the contact's separation along its normal,
@@ -276,16 +336,9 @@ void transmission(const Model& m, Data& d) {
         }
         break;
       }
-      case TransmissionType::kSite: {
-        // A wrench gear[0:3] (force), gear[3:6] (torque) in the site frame,
-        // applied at the site: moment = Jp^T R f + Jr^T R t. No length.
-        const int site = a.trn_id[i][0];
-        const auto& g = a.gear[i];
-        const Matrix3d& rot = d.site_xmat[site];
-        add_wrench_moment(m, d, i, m.sites.body[site], d.site_xpos[site],
-                          rot * Vector3d(g[0], g[1], g[2]), rot * Vector3d(g[3], g[4], g[5]));
+      case TransmissionType::kSite:
+        site_transmission(m, d, i);
         break;
-      }
       case TransmissionType::kSliderCrank:
         slider_crank_transmission(m, d, i);
         break;

@@ -975,6 +975,10 @@ class Compiler {
         trn = TransmissionType::kSite;
         ids[0] = lookup(ObjectType::kSite, s.site, s.where, "site");
       }
+      if (!s.refsite.empty()) {
+        if (s.site.empty()) fail(s.where, "refsite needs a site transmission (site=...)");
+        ids[1] = lookup(ObjectType::kSite, s.refsite, s.where, "site");
+      }
       if (!s.body.empty()) {
         ++targets;
         trn = TransmissionType::kBody;

@@ -380,7 +380,7 @@ void parse_actuator(AttributeReader& reader, const std::string& kind, ActuatorSp
   reader.read("slidersite", actuator.slidersite);
   reader.read("cranksite", actuator.cranksite);
   reader.read("lengthrange", actuator.lengthrange);
-  reader.accept_unused("refsite", "not applied: a site transmission acts in the site's own frame");
+  reader.read("refsite", actuator.refsite);
   reader.accept_unused("actdim", "Pliant gives a stateful actuator one activation");
   reader.accept_unused("tausmooth", "Pliant switches the muscle time constants without smoothing");
   skip_user_data(reader);

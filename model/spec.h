@@ -223,6 +223,7 @@ struct ActuatorSpec {
   SourceLocation where;
   std::string name, kind;  // kind: the MJCF element (motor, position, ...)
   std::string joint, jointinparent, tendon, site, slidersite, cranksite, body;
+  std::string refsite;  // with site: length and moment in this site's frame
   int group = 0;
   // ctrlrange (position) or actrange (intvelocity) from the target joint's or
   // tendon's range, scaled about its middle by this factor; 0: off.

@@ -78,6 +78,7 @@ const std::vector<BadFile>& bad_files() {
       {"hfield_truncated_file.xml", 4, {"truncated_hfield.bin' has 10 bytes", "need 32"}},
       {"bad_integer.xml", 3, {"'contype' of <geom>", "whole numbers"}},
       {"size_nkey_negative.xml", 2, {"'nkey' of <size> is -2", "accepted: 0 or more"}},
+      {"refsite_without_site.xml", 10, {"refsite needs a site transmission"}},
       // Keywords and booleans list the accepted words.
       {"bad_enum.xml",
        4,
