@@ -414,6 +414,11 @@ class Compiler {
     double rbound = primitive_rbound(s.type, size);
     if (s.type == GeomType::kMesh) {
       if (s.mesh.empty()) fail(s.where, "a mesh geom needs a 'mesh' attribute naming a <mesh>");
+      if (s.shell) {
+        fail(s.where,
+             "shellinertia is for primitive geoms; a mesh's surface inertia is "
+             "<mesh inertia=\"shell\"> on the asset");
+      }
       mesh = lookup(ObjectType::kMesh, s.mesh, s.where, "mesh");
       // The mesh was re-centred at its centroid and turned to its principal
       // axes; the geom pose absorbs that offset.
@@ -794,13 +799,15 @@ class Compiler {
         volume = p.volume;
         box_half = p.box_half_size;
       } else {
-        volume = primitive_volume(type, m_.geoms.size[g]);
+        // A shell (shellinertia) weighs its area at `density` per m^2.
+        volume = s.shell ? primitive_area(type, m_.geoms.size[g])
+                         : primitive_volume(type, m_.geoms.size[g]);
       }
       if (type == GeomType::kPlane || type == GeomType::kHfield) continue;
       double mass = s.mass ? *s.mass : s.density * volume;
-      Vector3d principal = type == GeomType::kMesh
-                               ? box_inertia(mass, box_half)
-                               : primitive_inertia(type, m_.geoms.size[g], mass);
+      Vector3d principal = type == GeomType::kMesh ? box_inertia(mass, box_half)
+                           : s.shell ? primitive_shell_inertia(type, m_.geoms.size[g], mass)
+                                     : primitive_inertia(type, m_.geoms.size[g], mass);
       const Eigen::Matrix3d rotation = m_.geoms.quat[g].toRotationMatrix();
       parts.push_back({mass, m_.geoms.pos[g], m_.geoms.quat[g], principal,
                        rotation * principal.asDiagonal() * rotation.transpose()});

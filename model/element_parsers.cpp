@@ -110,7 +110,7 @@ void parse_geom(AttributeReader& reader, const CompilerSettings& compiler, GeomS
   reader.read("mesh", geom.mesh);
   reader.read("hfield", geom.hfield);
   if (reader.read("fitscale", geom.fitscale)) reject_negative(reader, "fitscale", geom.fitscale);
-  reader.accept_unused("shellinertia", "Pliant computes a primitive geom's inertia as a solid's");
+  reader.read_bool("shellinertia", geom.shell);
   const std::string fluid =
       "Pliant's fluid forces use the inertia-box model; the per-geom ellipsoid model is not "
       "applied";

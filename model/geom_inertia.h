@@ -14,6 +14,17 @@ double primitive_volume(GeomType type, const Eigen::Vector3d& size);
 // its centre, in the geom frame.
 Eigen::Vector3d primitive_inertia(GeomType type, const Eigen::Vector3d& size, double mass);
 
+// Surface area (m^2) of a primitive geom, the mass measure of a shell
+// (`shellinertia`, as MuJoCo 3.x): exact for sphere, capsule, cylinder and
+// box; an ellipsoid's by Thomsen's approximation (p = 1.6075). 0 for planes,
+// height fields and meshes.
+double primitive_area(GeomType type, const Eigen::Vector3d& size);
+
+// Principal moments of inertia (kg m^2) of a primitive's surface carrying
+// mass `mass` uniformly, about its centre, in the geom frame. An ellipsoid's
+// is that of a shell 1e-6 m thick grown outward, as MuJoCo 3.x takes it.
+Eigen::Vector3d primitive_shell_inertia(GeomType type, const Eigen::Vector3d& size, double mass);
+
 // Bounding-sphere radius about the geom centre (m); 0 for planes.
 double primitive_rbound(GeomType type, const Eigen::Vector3d& size);
 

@@ -79,6 +79,9 @@ const std::vector<BadFile>& bad_files() {
       {"bad_integer.xml", 3, {"'contype' of <geom>", "whole numbers"}},
       {"size_nkey_negative.xml", 2, {"'nkey' of <size> is -2", "accepted: 0 or more"}},
       {"refsite_without_site.xml", 10, {"refsite needs a site transmission"}},
+      {"shellinertia_on_mesh.xml",
+       11,
+       {"shellinertia is for primitive geoms", "inertia=\"shell\""}},
       // Keywords and booleans list the accepted words.
       {"bad_enum.xml",
        4,
