@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <tuple>
 
+#include "model/attach.h"
 #include "model/exact_rotation.h"
 #include "model/fuse_static.h"
 #include "model/geom_inertia.h"
@@ -188,13 +190,7 @@ class Compiler {
   }
 
   std::string asset_path(const std::string& file, const std::string& subdir) const {
-    namespace fs = std::filesystem;
-    fs::path name(file);
-    if (spec_.compiler.strippath) name = name.filename();
-    if (name.is_absolute()) return name.string();
-    fs::path dir(subdir.empty() ? spec_.compiler.assetdir : subdir);
-    if (!dir.is_absolute()) dir = fs::path(spec_.directory) / dir;
-    return (dir / name).lexically_normal().string();
+    return pliant::asset_path(spec_, file, subdir);
   }
 
   void compile_assets() {
@@ -316,6 +312,7 @@ class Compiler {
         if (parent != 0) fail(s.where, "a mocap body must be a child of the world body");
         if (!s.joints.empty()) fail(s.where, "a mocap body cannot have joints");
       }
+      if (s.mocap && s.attachment >= 0) attached_mocap_[s.attachment] = m_.nmocap;
       b.mocap.push_back(s.mocap ? m_.nmocap++ : -1);
       b.gravcomp.push_back(s.gravcomp);
       m_.has_gravcomp = m_.has_gravcomp || s.gravcomp != 0;
@@ -575,7 +572,6 @@ class Compiler {
   }
 
   void compile_joints_and_dofs() {
-    const double angle = spec_.compiler.degrees ? M_PI / 180 : 1;
     Joints& j = m_.joints;
     Dofs& d = m_.dofs;
     Bodies& b = m_.bodies;
@@ -598,6 +594,8 @@ class Compiler {
           }
         }
         const bool angular = js.type == JointType::kHinge || js.type == JointType::kBall;
+        const double angle = js.degrees.value_or(spec_.compiler.degrees) ? M_PI / 180 : 1;
+        if (js.attachment >= 0) attached_joint_[js.attachment] = id;
         Vector3d axis = js.axis;
         if (axis.norm() < kMinValue) fail(js.where, "attribute 'axis' of <joint> must not be zero");
         axis.normalize();
@@ -1362,27 +1360,48 @@ class Compiler {
       const KeyframeSpec& s = keys[i];
       // A shorter array is completed from the default (qpos0, zeros, the
       // mocap bodies' poses), as MuJoCo 3.x does.
+      // A keyframe of an attached model fills its part from these offsets.
+      size_t qpos_at = 0, qvel_at = 0, act_at = 0, ctrl_at = 0, mocap_at = 0;
+      if (s.attachment >= 0) {
+        const auto joint = attached_joint_.find(s.attachment);
+        if (joint != attached_joint_.end()) {
+          qpos_at = m_.joints.qpos_adr[joint->second];
+          qvel_at = m_.joints.dof_adr[joint->second];
+        }
+        const auto mocap = attached_mocap_.find(s.attachment);
+        if (mocap != attached_mocap_.end()) mocap_at = mocap->second;
+        ctrl_at = s.actuator_offset;
+        const Actuators& a = m_.actuators;
+        act_at = m_.na;
+        for (int u = s.actuator_offset; u < m_.nu; ++u) {
+          if (a.act_adr[u] >= 0) {
+            act_at = a.act_adr[u];
+            break;
+          }
+        }
+      }
       auto take = [&](const std::optional<std::vector<double>>& given, const char* what,
-                      std::vector<double> fallback) {
+                      std::vector<double> fallback, size_t at, size_t width) {
         if (!given) return fallback;
-        if (given->size() > fallback.size()) {
+        const size_t offset = at * width;
+        if (offset + given->size() > fallback.size()) {
           fail(s.where, std::string("'") + what + "' of <key> has " +
                             std::to_string(given->size()) + " values; the model needs " +
                             std::to_string(fallback.size()) + " (or fewer: the rest default)");
         }
-        std::copy(given->begin(), given->end(), fallback.begin());
+        std::copy(given->begin(), given->end(), fallback.begin() + offset);
         return fallback;
       };
       k.time.push_back(s.time);
-      k.qpos.push_back(take(s.qpos, "qpos", m_.qpos0));
+      k.qpos.push_back(take(s.qpos, "qpos", m_.qpos0, qpos_at, 1));
       // Free and ball joint quaternions are normalised, as MuJoCo's compiler
       // does, so a keyframe starts where the simulation would put it.
       normalize_joint_quaternions(k.qpos.back());
-      k.qvel.push_back(take(s.qvel, "qvel", std::vector<double>(m_.nv, 0.0)));
-      k.act.push_back(take(s.act, "act", std::vector<double>(m_.na, 0.0)));
-      k.ctrl.push_back(take(s.ctrl, "ctrl", std::vector<double>(m_.nu, 0.0)));
-      k.mocap_pos.push_back(take(s.mpos, "mpos", mocap_pos));
-      k.mocap_quat.push_back(take(s.mquat, "mquat", mocap_quat));
+      k.qvel.push_back(take(s.qvel, "qvel", std::vector<double>(m_.nv, 0.0), qvel_at, 1));
+      k.act.push_back(take(s.act, "act", std::vector<double>(m_.na, 0.0), act_at, 1));
+      k.ctrl.push_back(take(s.ctrl, "ctrl", std::vector<double>(m_.nu, 0.0), ctrl_at, 1));
+      k.mocap_pos.push_back(take(s.mpos, "mpos", mocap_pos, mocap_at, 3));
+      k.mocap_quat.push_back(take(s.mquat, "mquat", mocap_quat, mocap_at, 4));
       for (size_t q = 0; q + 3 < k.mocap_quat.back().size(); q += 4) {
         normalize_quaternion(k.mocap_quat.back().data() + q);
       }
@@ -1400,6 +1419,8 @@ class Compiler {
   std::vector<ProcessedMesh> processed_meshes_;
   std::vector<Vector3d> xpos0_;
   std::vector<Quaterniond> xquat0_;
+  // Attachment number -> its first joint and first mocap body (attach.h).
+  std::map<int, int> attached_joint_, attached_mocap_;
 };
 
 }  // namespace

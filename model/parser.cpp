@@ -1,9 +1,12 @@
 #include "model/parser.h"
 
+#include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <unordered_map>
 
+#include "model/attach.h"
 #include "model/element_parsers.h"
 #include "model/load_error.h"
 #include "model/orientation.h"
@@ -75,6 +78,13 @@ class Parser {
     for (const XmlNode& node : root.children) {
       if (node.name == "default") parse_default(node, -1);
     }
+    // Sub-models (<asset><model>) load before any <attach> can name them.
+    for (const XmlNode& node : root.children) {
+      if (node.name != "asset") continue;
+      for (const XmlNode& child : node.children) {
+        if (child.name == "model") load_submodel(child);
+      }
+    }
     for (const XmlNode& node : root.children) {
       const std::string& n = node.name;
       if (n == "compiler" || n == "default") continue;
@@ -116,6 +126,7 @@ class Parser {
                         "worldbody, contact, equality, tendon, actuator, sensor, keyframe");
       }
     }
+    merge_attached();
     return std::move(spec_);
   }
 
@@ -128,15 +139,15 @@ class Parser {
   }
 
   // MJCF that MuJoCo 3.x reads and Pliant does not simulate (flex and skins,
-  // plugins, composites, model attachment): one clear error, never a model
+  // plugins, composites): one clear error, never a model
   // that is half loaded.
   [[noreturn]] static void not_simulated(const XmlNode& node) {
     const std::string& n = node.name;
     std::string what = "it";
     if (n == "composite" || n == "flexcomp") what = "the bodies it would make";
     fail_at(node, "<" + n +
-                      "> is not supported by Pliant: flex, skins, plugins, composites and "
-                      "model attachment are not simulated; write " +
+                      "> is not supported by Pliant: flex, skins, plugins and composites are "
+                      "not simulated; write " +
                       (what == "it" ? std::string("the model without it") : what + " explicitly"));
   }
 
@@ -278,9 +289,11 @@ class Parser {
         hfield.where = where(child);
         parse_hfield(r, hfield);
         spec_.hfields.push_back(hfield);
+      } else if (child.name == "model") {
+        continue;  // loaded first (load_submodel)
       } else {
-        if (child.name == "skin" || child.name == "model") not_simulated(child);
-        unknown_element(child, "asset", "mesh, texture, material, hfield");
+        if (child.name == "skin") not_simulated(child);
+        unknown_element(child, "asset", "mesh, texture, material, hfield, model");
       }
       if (child.name != "material") {
         no_children(child);
@@ -498,7 +511,9 @@ class Parser {
         parse_inertial(r, spec_.compiler, inertial);
         frame.place(inertial.pos, inertial.quat);
         body.inertial = inertial;
-      } else if (n == "composite" || n == "flexcomp" || n == "plugin" || n == "attach") {
+      } else if (n == "attach") {
+        parse_attach(child, body, frame);
+      } else if (n == "composite" || n == "flexcomp" || n == "plugin") {
         not_simulated(child);
       } else if (world && (n == "joint" || n == "freejoint" || n == "inertial")) {
         fail_at(child, "<" + n +
@@ -506,9 +521,9 @@ class Parser {
                            "inside a <body>");
       } else {
         unknown_element(child, world ? "worldbody" : "body",
-                        world ? "body, frame, replicate, geom, site, camera, light"
-                              : "body, frame, replicate, inertial, joint, freejoint, geom, site, "
-                                "camera, light");
+                        world ? "body, frame, replicate, attach, geom, site, camera, light"
+                              : "body, frame, replicate, attach, inertial, joint, freejoint, "
+                                "geom, site, camera, light");
       }
       no_children(child);
     }
@@ -758,9 +773,103 @@ class Parser {
     }
   }
 
+  // <asset><model name file>: a model to attach, parsed from its own file
+  // with its own compiler settings and default classes (attach.h).
+  void load_submodel(const XmlNode& node) {
+    AttributeReader reader(node, &spec_.notes);
+    std::string name, file;
+    reader.read("name", name);
+    if (!reader.read("file", file)) reader.fail("<model> needs a 'file' naming an MJCF model");
+    reader.has("content_type");
+    reader.finish();
+    no_children(node);
+    namespace fs = std::filesystem;
+    fs::path path(file);
+    if (!path.is_absolute()) path = fs::path(spec_.directory) / path;
+    // Absolute, so that the sub-model's asset paths stay right wherever the
+    // attaching model is compiled from.
+    path = fs::absolute(path).lexically_normal();
+    if (name.empty()) name = path.stem().string();
+    if (submodels_.count(name)) fail_at(node, "model '" + name + "' is defined twice");
+    if (!fs::is_regular_file(path)) {
+      fail_at(node, "model file '" + path.string() + "' does not exist");
+    }
+    for (const std::string& open : open_files()) {
+      if (fs::path(open).lexically_normal() == path) {
+        fail_at(node, "model file '" + path.string() + "' attaches itself");
+      }
+    }
+    open_files().push_back(path.string());
+    try {
+      const XmlNode root = read_xml_file(path.string());
+      auto submodel =
+          std::make_shared<ModelSpec>(parse_mjcf(root, path.string(), path.parent_path().string()));
+      prepare_submodel(*submodel);
+      submodels_[name] = submodel;
+    } catch (...) {
+      open_files().pop_back();
+      throw;
+    }
+    open_files().pop_back();
+  }
+
+  // <attach model body prefix>: the sub-model's body (or world) joins the
+  // enclosing body, placed by the enclosing frames.
+  void parse_attach(const XmlNode& node, BodySpec& body, const Pose& frame) {
+    AttributeReader reader(node, &spec_.notes);
+    std::string model, child_body, prefix;
+    if (!reader.read("model", model)) reader.fail("<attach> needs 'model', a <model> asset");
+    reader.read("body", child_body);
+    reader.read("prefix", prefix);
+    reader.finish();
+    const auto it = submodels_.find(model);
+    if (it == submodels_.end()) {
+      std::string defined;
+      for (const auto& [n, unused] : submodels_) defined += (defined.empty() ? "" : ", ") + n;
+      fail_at(node, "<attach> names model '" + model + "'; " +
+                        (defined.empty() ? std::string("the <asset> section defines no <model>")
+                                         : "defined: " + defined));
+    }
+    attach_submodel(*it->second, child_body, prefix, frame, where(node), attachments_++, body,
+                    attached_);
+  }
+
+  // The attached models' assets, tendons, actuators, ... follow the model's
+  // own, in the order of the <attach> elements.
+  void merge_attached() {
+    const auto move_all = [](auto& from, auto& to) {
+      to.insert(to.end(), std::make_move_iterator(from.begin()),
+                std::make_move_iterator(from.end()));
+    };
+    const int own_actuators = static_cast<int>(spec_.actuators.size());
+    for (KeyframeSpec& key : attached_.keyframes) key.actuator_offset += own_actuators;
+    move_all(attached_.meshes, spec_.meshes);
+    move_all(attached_.textures, spec_.textures);
+    move_all(attached_.materials, spec_.materials);
+    move_all(attached_.hfields, spec_.hfields);
+    move_all(attached_.tendons, spec_.tendons);
+    move_all(attached_.equalities, spec_.equalities);
+    move_all(attached_.pairs, spec_.pairs);
+    move_all(attached_.excludes, spec_.excludes);
+    move_all(attached_.actuators, spec_.actuators);
+    move_all(attached_.sensors, spec_.sensors);
+    move_all(attached_.keyframes, spec_.keyframes);
+    move_all(attached_.notes, spec_.notes);
+  }
+
+  // The model files being parsed, outermost first: a model that attaches
+  // itself, directly or not, is an error rather than an endless recursion.
+  static std::vector<std::string>& open_files() {
+    thread_local std::vector<std::string> files;
+    return files;
+  }
+
   ModelSpec spec_;
   std::vector<DefaultClass> classes_;
   std::unordered_map<std::string, int> class_ids_;
+  std::map<std::string, std::shared_ptr<const ModelSpec>> submodels_;
+  ModelSpec attached_;  // elements of attached models, merged at the end
+  int attachments_ = 0;
 };
 
 }  // namespace

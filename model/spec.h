@@ -117,6 +117,10 @@ struct JointSpec {
   bool range_given = false;
   TriState limited = TriState::kAuto;
   double ref = 0, springref = 0;  // as written (degrees for hinges under angle="degree")
+  // The angle unit of the model the joint was written in, when it differs
+  // from this one's (a joint of an attached model); unset: this model's.
+  std::optional<bool> degrees;
+  int attachment = -1;  // the first joint of an attachment (attach.h)
   double stiffness = 0, damping = 0, armature = 0, frictionloss = 0, margin = 0;
   // (time constant, damping ratio); both positive: stiffness and damping
   // are set from the joint's inertia at qpos0 (see Joints::springdamper).
@@ -171,6 +175,7 @@ struct BodySpec {
   Quaterniond quat = Quaterniond::Identity();
   bool mocap = false;
   double gravcomp = 0;
+  int attachment = -1;  // the first mocap body of an attachment (attach.h)
   std::optional<InertialSpec> inertial;
   // The <inertial>s of static bodies fused into this one (fuse_static.h), in
   // this body's frame.
@@ -313,6 +318,12 @@ struct KeyframeSpec {
   std::string name;
   double time = 0;
   std::optional<std::vector<double>> qpos, qvel, act, ctrl, mpos, mquat;
+  // A keyframe of an attached model (attach.h), >= 0: the arrays hold the
+  // attached part's values only, placed from the joint and the mocap body
+  // marked with this attachment and from actuator `actuator_offset`; the
+  // rest of the state is the default.
+  int attachment = -1;
+  int actuator_offset = 0;
 };
 
 // One <default> class: a prototype of every element kind.

@@ -79,6 +79,13 @@ const std::vector<BadFile>& bad_files() {
       {"bad_integer.xml", 3, {"'contype' of <geom>", "whole numbers"}},
       {"size_nkey_negative.xml", 2, {"'nkey' of <size> is -2", "accepted: 0 or more"}},
       {"refsite_without_site.xml", 10, {"refsite needs a site transmission"}},
+      // Model attachment: the model, its file and the body must exist; an
+      // attached element may name only what was attached.
+      {"attach_unknown_model.xml", 6, {"names model 'leg'", "defined: arm"}},
+      {"attach_unknown_body.xml", 7, {"names body 'elbo'", "arm.xml"}},
+      {"attach_missing_file.xml", 3, {"no_such_arm.xml", "does not exist"}},
+      {"attach_itself.xml", 3, {"attach_itself.xml", "attaches itself"}},
+      {"attach_outside_reference.xml", 40, {"unknown joint 'a_yaw'"}, "../mujoco3/attach/arm.xml"},
       {"shellinertia_on_mesh.xml",
        11,
        {"shellinertia is for primitive geoms", "inertia=\"shell\""}},
