@@ -136,15 +136,17 @@ void compute_model_constants(Model& m) {
   for (int a = 0; a < m.nu; ++a) m.actuators.length0[a] = d.actuator_length[a];
 
   // springdamper: stiffness I / (tc^2 ratio^2) and damping 2 I / tc, I the
-  // harmonic mean of the joint's dofs' diagonal of M at qpos0 (armature
-  // included), the solref convention for a joint.
+  // joint's effective inertia at qpos0: the dof count over the sum of its
+  // dofs' dof_invweight0 (diagonal of M^-1, averaged per joint part), as
+  // MuJoCo 3.3.8 takes it. The diagonal of M itself overstates I wherever
+  // the dof is coupled to others (flybody's halteres: 3.1e-8 relative).
   for (int j = 0; j < m.joints.count(); ++j) {
     const double timeconst = m.joints.springdamper[j][0], ratio = m.joints.springdamper[j][1];
     if (!(timeconst > 0 && ratio > 0)) continue;
     const int first = m.joints.dof_adr[j], count = joint_dof_count(m.joints.type[j]);
-    double inverse_sum = 0;
-    for (int k = first; k < first + count; ++k) inverse_sum += 1 / d.qM[m.dofs.madr[k]];
-    const double inertia = count / inverse_sum;
+    double weight_sum = 0;
+    for (int k = first; k < first + count; ++k) weight_sum += m.dofs.invweight0[k];
+    const double inertia = count / std::max(kMinValue, weight_sum);
     m.joints.stiffness[j] = inertia / (timeconst * timeconst * ratio * ratio);
     for (int k = first; k < first + count; ++k) m.dofs.damping[k] = 2 * inertia / timeconst;
   }
