@@ -66,6 +66,11 @@ struct ConstraintProblem {
   // force_start (nullptr: zero).
   const double* qacc_start = nullptr;
   const double* force_start = nullptr;
+  // J qacc_start - aref (nefc) and M qacc_start (nv) when the caller has
+  // them already (the warm-start comparison computed them); nullptr: the
+  // primal solvers compute them.
+  const double* jar_start = nullptr;
+  const double* ma_start = nullptr;
 
   // Use the dense Cholesky for Newton's Hessian (otherwise an envelope
   // factorisation following the rows' sparsity).

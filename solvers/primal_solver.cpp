@@ -84,9 +84,14 @@ void solve_primal(const ConstraintProblem& p, SolverWorkspace& w, PrimalMethod m
   std::copy(start, start + nv, r.qacc.begin());
 
   // Initial point: Ma, jar = J a - aref, states, forces, gradient.
-  problem_mass_multiply(p, r.qacc.data(), w.ma.data());
-  problem_jacobian_multiply(p, r.qacc.data(), w.jar.data());
-  for (int i = 0; i < nefc; ++i) w.jar[i] -= p.aref[i];
+  if (p.ma_start && p.jar_start) {
+    std::copy(p.ma_start, p.ma_start + nv, w.ma.begin());
+    std::copy(p.jar_start, p.jar_start + nefc, w.jar.begin());
+  } else {
+    problem_mass_multiply(p, r.qacc.data(), w.ma.data());
+    problem_jacobian_multiply(p, r.qacc.data(), w.jar.data());
+    for (int i = 0; i < nefc; ++i) w.jar[i] -= p.aref[i];
+  }
   double cost = update_constraints(p, w, newton);
   if (newton) build_hessian(p, w);
   precondition(p, w, method);

@@ -166,6 +166,7 @@ void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWor
     s.qacc_smooth.resize(n);
     s.qfrc_smooth.resize(n);
     s.qacc_start.resize(n);
+    if (whole.ma_start) s.ma_start.resize(n);
     s.depth.resize(n);
     double trace = 0;
     for (int j = 0; j < n; ++j) {
@@ -183,6 +184,7 @@ void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWor
       s.qacc_smooth[j] = whole.qacc_smooth[k];
       s.qfrc_smooth[j] = whole.qfrc_smooth[k];
       s.qacc_start[j] = start[k];
+      if (whole.ma_start) s.ma_start[j] = whole.ma_start[k];
       trace += whole.mass[adr];
     }
     s.address[n] = static_cast<int>(s.mass.size());
@@ -200,6 +202,7 @@ void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWor
     s.R.resize(m);
     s.D.resize(m);
     s.aref.resize(m);
+    if (whole.jar_start) s.jar_start.resize(m);
     s.frictionloss.resize(m);
     s.cone_of_row.assign(m, -1);
     s.cones.clear();
@@ -222,6 +225,7 @@ void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWor
       s.R[r] = whole.R[i];
       s.D[r] = whole.D[i];
       s.aref[r] = whole.aref[i];
+      if (whole.jar_start) s.jar_start[r] = whole.jar_start[i];
       s.frictionloss[r] = whole.frictionloss[i];
       const int cone = whole.cone_of_row[i];
       if (cone >= 0) {
@@ -258,6 +262,10 @@ void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWor
     p.scale = 1 / trace;
     p.qacc_start = s.qacc_start.data();
     p.force_start = nullptr;
+    // The start's J a - aref and M a: the whole problem's, row by row and
+    // dof by dof (an island's rows and M's rows lie within it).
+    p.jar_start = whole.jar_start ? s.jar_start.data() : nullptr;
+    p.ma_start = whole.ma_start ? s.ma_start.data() : nullptr;
     solve(p, w);
 
     const SolverResult& r = w.result;

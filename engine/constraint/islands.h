@@ -29,7 +29,7 @@ struct IslandScratch {
   // One island's problem arrays.
   std::vector<int> parent, depth, address, row_nnz, row_adr, col, cone_of_row;
   std::vector<double> mass, mass_factor, mass_inverse_diagonal, qacc_smooth, qfrc_smooth;
-  std::vector<double> qacc_start, J, R, D, aref, frictionloss;
+  std::vector<double> qacc_start, ma_start, jar_start, J, R, D, aref, frictionloss;
   std::vector<RowType> type;
   std::vector<ConeGroup> cones;
   SolverResult result;  // the whole problem's, filled island by island
