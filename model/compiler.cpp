@@ -1184,13 +1184,29 @@ class Compiler {
   // Explicit pairs take their own values, and what they leave unset comes
   // from the pair defaults (their class), never from the geoms: MuJoCo
   // 2.2.2 and 3.3.8 alike. The geom on the body with the lower id comes
-  // first, as MuJoCo orders a pair.
+  // first, as MuJoCo orders a pair, and the pairs are sorted by their body
+  // pair (stable: pairs of the same two bodies keep the file's order), as
+  // MuJoCo stores them (its pair_signature, body1 << 16 + body2).
   void compile_contacts() {
     Pairs& p = m_.pairs;
+    struct Resolved {
+      int geom1, geom2;
+      const PairSpec* spec;
+    };
+    std::vector<Resolved> pairs;
     for (const PairSpec& s : spec_.pairs) {
       int g1 = lookup(ObjectType::kGeom, s.geom1, s.where, "geom");
       int g2 = lookup(ObjectType::kGeom, s.geom2, s.where, "geom");
       if (m_.geoms.body[g1] > m_.geoms.body[g2]) std::swap(g1, g2);
+      pairs.push_back({g1, g2, &s});
+    }
+    const auto bodies = [&](const Resolved& r) {
+      return std::make_pair(m_.geoms.body[r.geom1], m_.geoms.body[r.geom2]);
+    };
+    std::stable_sort(pairs.begin(), pairs.end(),
+                     [&](const Resolved& a, const Resolved& b) { return bodies(a) < bodies(b); });
+    for (const auto& [g1, g2, spec] : pairs) {
+      const PairSpec& s = *spec;
       p.geom1.push_back(g1);
       p.geom2.push_back(g2);
       p.condim.push_back(s.condim);
