@@ -238,22 +238,30 @@ void add_entry(Factor& h, const int* position, int x, int y, double value) {
   h.at(std::max(a, b), std::min(a, b)) += value;
 }
 
-// H(a, b) += D J_a J_b, row after row in row order. Consecutive rows over
-// the same columns (a contact's pyramid edges, a weld's six rows, every row
-// of the dense layout) share one table of the entries of H they reach, found
-// once for the run of rows.
+// H(a, b) += D J_a J_b over the quadratic rows, in row order. Consecutive
+// rows over the same columns (a contact's pyramid edges, a weld's six rows,
+// every row of the dense layout) form a run: their products are summed in a
+// packed lower triangle of the run's columns, contiguous, and the sum is
+// added once to the entries of H the run reaches (found once for the run).
 template <class Factor>
 void add_rows(const ConstraintProblem& p, const RowState* state, const int* position,
-              std::vector<int>& slots, std::vector<double*>& entries, Factor& h) {
+              std::vector<int>& slots, std::vector<double*>& entries, std::vector<double>& block,
+              Factor& h) {
   int group = -1;
+  const auto flush = [&] {
+    if (group < 0) return;
+    for (size_t e = 0; e < entries.size(); ++e) *entries[e] += block[e];
+  };
   for (int i = 0; i < p.nefc; ++i) {
     if (state[i] != RowState::kQuadratic) continue;
     const int adr = p.row_adr[i], n = p.row_nnz[i];
     if (group < 0 || n != p.row_nnz[group] ||
         !std::equal(p.col + adr, p.col + adr + n, p.col + p.row_adr[group])) {
+      flush();
       group = i;
       slots.resize(n);
       entries.resize(static_cast<size_t>(n) * (n + 1) / 2);
+      block.assign(entries.size(), 0.0);
       for (int a = 0; a < n; ++a) slots[a] = slot(position, p.col[adr + a]);
       double** entry = entries.data();
       for (int a = 0; a < n; ++a) {
@@ -264,17 +272,18 @@ void add_rows(const ConstraintProblem& p, const RowState* state, const int* posi
     }
     const double d = p.D[i];
     const double* jac = p.J + adr;
-    double* const* entry = entries.data();
+    double* sum = block.data();
+    // Zeros are skipped: a dense row is mostly zeros, and a contact's row
+    // has some too (the normal of a resting box has no sideways part).
     for (int a = 0; a < n; ++a) {
       const double da = d * jac[a];
-      if (da == 0) {
-        entry += a + 1;
-        continue;
+      if (da != 0) {
+        for (int b = 0; b <= a; ++b) sum[b] += da * jac[b];
       }
-      for (int b = 0; b <= a; ++b) *entry[b] += da * jac[b];
-      entry += a + 1;
+      sum += a + 1;
     }
   }
+  flush();
 }
 
 // H += Jc^T Hc Jc for one cone in its middle zone (all rows share columns):
@@ -324,7 +333,7 @@ void assemble_and_factor(const ConstraintProblem& p, SolverWorkspace& w, Factor&
   const int* position = factor_positions(w);
   h.clear_values();
   add_mass(p, position, h);
-  add_rows(p, w.state.data(), position, w.hessian_slots, w.hessian_entries, h);
+  add_rows(p, w.state.data(), position, w.hessian_slots, w.hessian_entries, w.hessian_block, h);
   for (int c = 0; c < p.ncone; ++c) {
     if (w.state[p.cones[c].first_row] != RowState::kCone) continue;
     add_cone(p, p.cones[c], w.cone_hessian.data() + c * kMaxConeDim * kMaxConeDim, position,

@@ -31,6 +31,7 @@ struct SolverWorkspace {
   std::vector<double> hessian_rhs;       // nv, a right-hand side in the factor's order
   std::vector<int> hessian_slots;        // one row's columns as factor indices
   std::vector<double*> hessian_entries;  // entries of H a run of rows reaches
+  std::vector<double> hessian_block;     // the run's sum, packed lower triangle
   // The warm-start comparison's two candidates: J a - aref and M a.
   std::vector<double> warm_jar, warm_ma, smooth_jar, smooth_ma;
   // PGS
