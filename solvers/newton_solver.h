@@ -90,4 +90,13 @@ class EnvelopeCholesky {
 // Minimises the primal cost by Newton's method into workspace.result.
 void solve_newton(const ConstraintProblem& problem, SolverWorkspace& workspace);
 
+// Newton's Hessian at the rows' states in workspace.state: build_hessian
+// chooses the factor (dense, envelope in tree order, or blocks in
+// minimum-degree order), assembles H and factorises it; update_hessian
+// follows the changes from workspace.old_state by rank-1 updates (or
+// refactorises); solve_hessian applies H^-1 to x (nv entries) in place.
+void build_hessian(const ConstraintProblem& problem, SolverWorkspace& workspace);
+void update_hessian(const ConstraintProblem& problem, SolverWorkspace& workspace);
+void solve_hessian(SolverWorkspace& workspace, double* x);
+
 }  // namespace pliant

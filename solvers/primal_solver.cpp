@@ -35,11 +35,6 @@ void SolverWorkspace::prepare(const ConstraintProblem& p) {
   }
 }
 
-// Newton's Hessian (solvers/newton_solver.cpp).
-void build_hessian(const ConstraintProblem& p, SolverWorkspace& w);
-void update_hessian(const ConstraintProblem& p, SolverWorkspace& w);
-void solve_hessian(SolverWorkspace& w, double* x);
-
 namespace {
 
 constexpr int kRefresh = 50;

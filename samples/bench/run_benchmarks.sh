@@ -31,6 +31,11 @@ if command -v valgrind >/dev/null; then
     bash samples/bench/instruction_counts.sh build/bench/samples/bench/side_by_side
   } >>BENCHMARKS.md
 fi
+# Newton's Hessian factor against CHOLMOD, when libsuitesparse-dev is there.
+if ninja -C build/bench -t targets all | grep -q '^samples/bench/cholmod_bench:'; then
+  cmake --build --preset bench -j2 --target cholmod_bench
+  { echo; build/bench/samples/bench/cholmod_bench; } >>BENCHMARKS.md
+fi
 # What sensors cost, then the Python module (when it is built).
 {
   echo
