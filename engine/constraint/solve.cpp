@@ -12,11 +12,8 @@
 #include "solvers/workspace.h"
 
 namespace pliant {
-namespace {
 
-// The rows of data.efc as the solvers see them (cone groups built into the
-// workspace's storage, everything else by pointer).
-ConstraintProblem make_problem(const Model& m, Data& d) {
+ConstraintProblem constraint_problem(const Model& m, Data& d) {
   ConstraintRows& efc = d.efc;
   SolverWorkspace& w = workspace(d).solver;
   const int nefc = efc.count();
@@ -63,8 +60,6 @@ ConstraintProblem make_problem(const Model& m, Data& d) {
   return p;
 }
 
-}  // namespace
-
 void solve_constraints(const Model& m, Data& d) {
   ConstraintRows& efc = d.efc;
   const int nefc = efc.count();
@@ -80,7 +75,7 @@ void solve_constraints(const Model& m, Data& d) {
     return;
   }
   SolverWorkspace& w = workspace(d).solver;
-  ConstraintProblem p = make_problem(m, d);
+  ConstraintProblem p = constraint_problem(m, d);
   w.prepare(p);
 
   // Warm start: the cheaper of qacc_warmstart and qacc_smooth by total

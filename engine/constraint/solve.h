@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/data.h"
+#include "solvers/constraint_problem.h"
 
 namespace pliant {
 
@@ -15,6 +16,12 @@ namespace pliant {
 // off or noslip is on; noslip follows any solver. Needs the acceleration
 // stage (qacc_smooth) and constraint_reference (aref).
 void solve_constraints(const Model& model, Data& data);
+
+// The rows of data.efc as the solvers see them: pointers into the model and
+// data, the elliptic cone groups built into data's workspace. The start
+// (qacc_start and what goes with it) is left unset; solve_constraints
+// chooses it.
+ConstraintProblem constraint_problem(const Model& model, Data& data);
 
 // Contact c's force in its contact frame (normal, tangent 1, tangent 2,
 // torsion, rolling 1, rolling 2; `dim` entries, the rest zero) from

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/constraint/solve.h"
 #include "engine/forward.h"
 #include "engine/load.h"
 #include "samples/bench/workloads.h"
@@ -50,31 +51,6 @@ Timing time_it(int repetitions, const std::function<void()>& run) {
   }
   std::sort(us.begin(), us.end());
   return {us[us.size() / 2], us.front(), us.back()};
-}
-
-// The solver's view of data.efc (a box pile has pyramidal contacts only, so
-// no cone groups), as the constraint stage builds it.
-ConstraintProblem problem_of(const Model& m, Data& d) {
-  ConstraintProblem p;
-  p.nv = m.nv;
-  p.nefc = d.efc.count();
-  p.mass_tree = {m.nv, m.dofs.parent.data(), m.dofs.madr.data()};
-  p.mass = d.qM.data();
-  p.mass_factor = d.qLD.data();
-  p.mass_inverse_diagonal = d.qLDiagInv.data();
-  p.qacc_smooth = d.qacc_smooth.data();
-  p.qfrc_smooth = d.qfrc_smooth.data();
-  p.row_nnz = d.efc.row_nnz.data();
-  p.row_adr = d.efc.row_adr.data();
-  p.col = d.efc.col.data();
-  p.J = d.efc.J.data();
-  p.type = d.efc.type.data();
-  p.R = d.efc.R.data();
-  p.D = d.efc.D.data();
-  p.aref = d.efc.aref.data();
-  p.frictionloss = d.efc.frictionloss.data();
-  p.dense_hessian = d.efc.dense;
-  return p;
 }
 
 // Lower triangle of H as CHOLMOD triplets (duplicates are summed when the
@@ -188,7 +164,7 @@ void run_pile(int boxes, int repetitions) {
   Data data(model);
   for (int s = 0; s < 600; ++s) pliant::step(model, data);
   pliant::forward(model, data);
-  const ConstraintProblem p = problem_of(model, data);
+  const ConstraintProblem p = pliant::constraint_problem(model, data);
   pliant::SolverWorkspace w;
   w.prepare(p);
   int quadratic = 0;

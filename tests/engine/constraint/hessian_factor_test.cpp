@@ -12,6 +12,7 @@
 
 #include "engine/forward.h"
 #include "engine/load.h"
+#include "tests/engine/constraint/test_corpus.h"
 
 namespace pliant {
 namespace {
@@ -42,16 +43,7 @@ double relative_distance(const std::vector<double>& a, const std::vector<double>
 // at 4 states along a 400-step trajectory: qacc and forces within 1e-10 of
 // their largest magnitude (measured: at most 2e-13 so far).
 TEST(HessianFactor, BlocksAndEnvelopeGiveTheSameAnswer) {
-  const std::string models = PLIANT_TEST_MODELS;
-  std::vector<std::pair<std::string, Model>> cases;
-  for (const char* name : {"acrobot", "ball_in_cup", "cartpole", "cheetah", "finger", "fish",
-                           "hopper", "humanoid", "humanoid_CMU", "manipulator", "pendulum",
-                           "point_mass", "quadruped", "reacher", "stacker", "swimmer", "walker"}) {
-    cases.emplace_back(name, load_model(models + "/dm_control/" + name + ".xml"));
-  }
-  for (const char* name : {"robotiq_2f85/scene.xml", "wonik_allegro/scene_right.xml"}) {
-    cases.emplace_back(name, load_model(models + "/menagerie/" + name));
-  }
+  std::vector<std::pair<std::string, Model>> cases = constraint_test_corpus();
   cases.emplace_back("pile of 48", load_model_from_string(pile_xml(48)));
   double worst = 0;
   int compared = 0, block_solves = 0;

@@ -13,6 +13,7 @@
 
 #include "engine/forward.h"
 #include "engine/load.h"
+#include "tests/engine/constraint/test_corpus.h"
 
 namespace pliant {
 namespace {
@@ -123,16 +124,7 @@ TEST(Islands, SameSolutionAsTheWholeProblem) {
 // changing controls: qacc and forces of the islands within 1e-10 of the
 // whole problem's, each solve run to its line search's end.
 TEST(Islands, SameSolutionOnTheCorpus) {
-  const std::string models = PLIANT_TEST_MODELS;
-  std::vector<std::pair<std::string, Model>> cases;
-  for (const char* name : {"acrobot", "ball_in_cup", "cartpole", "cheetah", "finger", "fish",
-                           "hopper", "humanoid", "humanoid_CMU", "manipulator", "pendulum",
-                           "point_mass", "quadruped", "reacher", "stacker", "swimmer", "walker"}) {
-    cases.emplace_back(name, load_model(models + "/dm_control/" + name + ".xml"));
-  }
-  for (const char* name : {"robotiq_2f85/scene.xml", "wonik_allegro/scene_right.xml"}) {
-    cases.emplace_back(name, load_model(models + "/menagerie/" + name));
-  }
+  std::vector<std::pair<std::string, Model>> cases = constraint_test_corpus();
   int compared = 0;
   for (auto& [name, base] : cases) {
     for (SolverType solver : {SolverType::kNewton, SolverType::kCg}) {
