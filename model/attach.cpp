@@ -183,8 +183,6 @@ void prepare_submodel(ModelSpec& s) {
       fold_limited(a.actlimited, a.actrange_given);
     }
   }
-  // Absolute paths must not be stripped again by the attaching model.
-  s.compiler.strippath = false;
 }
 
 void attach_submodel(const ModelSpec& submodel, const std::string& body, const std::string& prefix,

@@ -194,7 +194,8 @@ struct Joints {
   // (time constant s, damping ratio). Both positive: the compiler replaces
   // stiffness and the dofs' damping with those of a mass-spring-damper of
   // this time constant and ratio, the mass being the joint's inertia at
-  // qpos0 (the harmonic mean of its dofs' diagonal of M), as MuJoCo does.
+  // qpos0 (its dof count over the sum of their dof_invweight0), as MuJoCo
+  // does.
   std::vector<Vector2d> springdamper;
   std::vector<Vector2d> range;  // m or rad
   std::vector<double> margin;   // m or rad

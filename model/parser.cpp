@@ -857,8 +857,10 @@ class Parser {
     move_all(attached_.notes, spec_.notes);
   }
 
-  // The model files being parsed, outermost first: a model that attaches
-  // itself, directly or not, is an error rather than an endless recursion.
+  // The sub-model files being parsed, outermost first (the top-level file is
+  // not among them, so a file that attaches itself is caught one level
+  // down): a cycle of attachments is an error rather than an endless
+  // recursion.
   static std::vector<std::string>& open_files() {
     thread_local std::vector<std::string> files;
     return files;
