@@ -147,32 +147,46 @@ void fold_body_settings(BodySpec& body, const CompilerSettings& compiler) {
 
 }  // namespace
 
-std::string asset_path(const ModelSpec& spec, const std::string& file, const std::string& subdir) {
+std::string asset_path(const ModelSpec& spec, const std::string& file, const std::string& subdir,
+                       const std::string& directory) {
   namespace fs = std::filesystem;
   fs::path name(file);
   if (spec.compiler.strippath) name = name.filename();
   if (name.is_absolute()) return name.string();
-  fs::path dir(subdir.empty() ? spec.compiler.assetdir : subdir);
-  if (!dir.is_absolute()) dir = fs::path(spec.directory) / dir;
+  fs::path dir(directory);
+  if (dir.empty()) {
+    dir = subdir.empty() ? spec.compiler.assetdir : subdir;
+    if (!dir.is_absolute()) dir = fs::path(spec.directory) / dir;
+  }
   return (dir / name).lexically_normal().string();
 }
 
 void prepare_submodel(ModelSpec& s) {
+  namespace fs = std::filesystem;
+  // The directory a relative file name is looked in (a nested attachment's
+  // assets keep theirs).
+  const auto keep_directory = [&s](const std::string& file, std::string& directory,
+                                   const std::string& subdir) {
+    if (file.empty() || !directory.empty()) return;
+    fs::path dir(subdir.empty() ? s.compiler.assetdir : subdir);
+    if (!dir.is_absolute()) dir = fs::path(s.directory) / dir;
+    directory = dir.lexically_normal().string();
+  };
   const auto from_file = [](std::string& name, const std::string& file) {
-    if (name.empty() && !file.empty()) name = std::filesystem::path(file).stem().string();
+    if (name.empty() && !file.empty()) name = fs::path(file).stem().string();
   };
   for (MeshSpec& mesh : s.meshes) {
     from_file(mesh.name, mesh.file);
-    if (!mesh.file.empty()) mesh.file = asset_path(s, mesh.file, s.compiler.meshdir);
+    keep_directory(mesh.file, mesh.directory, s.compiler.meshdir);
     if (mesh.inertia.empty()) mesh.inertia = s.compiler.exactmeshinertia ? "exact" : "legacy";
   }
   for (TextureSpec& texture : s.textures) {
     from_file(texture.name, texture.file);
-    if (!texture.file.empty()) texture.file = asset_path(s, texture.file, s.compiler.texturedir);
+    keep_directory(texture.file, texture.directory, s.compiler.texturedir);
   }
   for (HfieldSpec& hfield : s.hfields) {
     from_file(hfield.name, hfield.file);
-    if (!hfield.file.empty()) hfield.file = asset_path(s, hfield.file, s.compiler.meshdir);
+    keep_directory(hfield.file, hfield.directory, s.compiler.meshdir);
   }
   fold_body_settings(s.world, s.compiler);
   if (s.compiler.autolimits) {

@@ -15,16 +15,21 @@ namespace pliant {
 // attaching model's own. An element of the sub-model that names something
 // outside the attached part fails to load, as in MuJoCo 3.3.8.
 
-// Where an asset file named `file` is, for a model parsed from `spec`:
-// `subdir` (the compiler's meshdir or texturedir; assetdir when empty)
-// relative to the model's directory, unless the name is absolute.
-std::string asset_path(const ModelSpec& spec, const std::string& file, const std::string& subdir);
+// Where an asset file named `file` is, for a model compiled from `spec`:
+// with `strippath`, only the file's own name is kept; an absolute name is
+// itself; otherwise it is looked for in `directory` when given (an attached
+// model's asset, in its own model's directory), else in `subdir` (the
+// compiler's meshdir or texturedir; assetdir when empty) relative to the
+// model's directory.
+std::string asset_path(const ModelSpec& spec, const std::string& file, const std::string& subdir,
+                       const std::string& directory = "");
 
 // Makes a parsed sub-model independent of the settings of the model that
-// will attach it: asset paths become absolute, unnamed file assets take the
-// name of their file, and the compiler settings read at compile time (the
-// angle unit, autolimits, the default mesh inertia) are folded into its
-// elements.
+// will attach it: file assets keep the directory their names are relative
+// to (the attaching model's `strippath` still shortens the names, as in
+// MuJoCo 3.3.8), unnamed file assets take the name of their file, and the
+// compiler settings read at compile time (the angle unit, autolimits, the
+// default mesh inertia) are folded into its elements.
 void prepare_submodel(ModelSpec& submodel);
 
 // Attaches the body named `body` of `submodel` (its world's contents when

@@ -189,8 +189,9 @@ class Compiler {
                                    : std::string("the model defines: ") + defined));
   }
 
-  std::string asset_path(const std::string& file, const std::string& subdir) const {
-    return pliant::asset_path(spec_, file, subdir);
+  std::string asset_path(const std::string& file, const std::string& subdir,
+                         const std::string& directory) const {
+    return pliant::asset_path(spec_, file, subdir, directory);
   }
 
   void compile_assets() {
@@ -203,8 +204,8 @@ class Compiler {
                                    : t.name;
       m_.textures.type.push_back(t.type);
       m_.textures.name.push_back(name);
-      m_.textures.file.push_back(t.file.empty() ? ""
-                                                : asset_path(t.file, spec_.compiler.texturedir));
+      m_.textures.file.push_back(
+          t.file.empty() ? "" : asset_path(t.file, spec_.compiler.texturedir, t.directory));
       m_.textures.builtin.push_back(t.builtin);
       m_.textures.rgb1.push_back(t.rgb1);
       m_.textures.rgb2.push_back(t.rgb2);
@@ -237,7 +238,8 @@ class Compiler {
              "hfield 'size' must be four positive numbers: x and y half-extents, the "
              "elevation scale and the base depth");
       }
-      const std::string path = s.file.empty() ? "" : asset_path(s.file, spec_.compiler.meshdir);
+      const std::string path =
+          s.file.empty() ? "" : asset_path(s.file, spec_.compiler.meshdir, s.directory);
       HfieldData data =
           load_hfield_data(path, s.nrow, s.ncol, s.elevation, s.where.file, s.where.line);
       if (data.nrow < 2 || data.ncol < 2) {
@@ -260,7 +262,7 @@ class Compiler {
       std::string path;
       if (!s.file.empty()) {
         if (name.empty()) name = std::filesystem::path(s.file).stem().string();
-        path = asset_path(s.file, spec_.compiler.meshdir);
+        path = asset_path(s.file, spec_.compiler.meshdir, s.directory);
         const bool mirrored = s.scale[0] * s.scale[1] * s.scale[2] < 0;
         raw = read_mesh_file(path, mirrored, s.where.file, s.where.line);
       } else {

@@ -191,6 +191,7 @@ struct BodySpec {
 struct MeshSpec {
   SourceLocation where;
   std::string name, file;
+  std::string directory;  // where a relative `file` is found; empty: see asset_path
   Vector3d scale{1, 1, 1};
   std::vector<double> vertex;
   std::vector<int> face;
@@ -203,7 +204,8 @@ struct MeshSpec {
 struct TextureSpec {
   SourceLocation where;
   std::string name, file, builtin = "none";
-  int type = 1;  // 0 2d, 1 cube, 2 skybox
+  std::string directory;  // where a relative `file` is found; empty: see asset_path
+  int type = 1;           // 0 2d, 1 cube, 2 skybox
   Vector3d rgb1{0.8, 0.8, 0.8}, rgb2{0.5, 0.5, 0.5};
   int width = 0, height = 0;
 };
@@ -220,6 +222,7 @@ struct MaterialSpec {
 struct HfieldSpec {
   SourceLocation where;
   std::string name, file;
+  std::string directory;      // where a relative `file` is found; empty: see asset_path
   Vector4d size{0, 0, 0, 0};  // x, y half-extents, elevation scale, base depth
   int nrow = 0, ncol = 0;
   std::vector<double> elevation;  // inline data, top row first

@@ -86,6 +86,12 @@ const std::vector<BadFile>& bad_files() {
       {"attach_missing_file.xml", 3, {"no_such_arm.xml", "does not exist"}},
       {"attach_itself.xml", 3, {"attach_itself.xml", "attaches itself"}},
       {"attach_outside_reference.xml", 40, {"unknown joint 'a_yaw'"}, "../mujoco3/attach/arm.xml"},
+      // strippath keeps only the file's name, looked for in the attached
+      // model's own directory (MuJoCo 3.3.8 refuses this file too).
+      {"attach_stripped_path.xml",
+       3,
+       {"cannot open mesh file", "attach/wedge.obj"},
+       "attach/arm_mesh_in_subdirectory.xml"},
       {"shellinertia_on_mesh.xml",
        11,
        {"shellinertia is for primitive geoms", "inertia=\"shell\""}},
