@@ -31,6 +31,14 @@ void sort_by_group(const std::vector<int>& group_of, int n, int count, std::vect
   }
 }
 
+// Island arrays only grow: each island's problem reads its own counts, and
+// a resize would zero the tail every time a larger island follows a
+// smaller one (a pile's big island refilled 3 MB a step).
+template <class T>
+void grow(std::vector<T>& v, size_t n) {
+  if (v.size() < n) v.resize(n);
+}
+
 // One kinematic tree (a single robot) that some row reaches: one island of
 // every dof and row, in their own order, as the general pass would find
 // without its union-find over every row's columns.
@@ -158,16 +166,16 @@ void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWor
     // The island's dofs, in global order, with their rows of M and its factor.
     const int n = s.dof_start[g + 1] - s.dof_start[g];
     const int* dofs = s.dof_order.data() + s.dof_start[g];
-    s.parent.resize(n);
-    s.address.resize(n + 1);
+    grow(s.parent, n);
+    grow(s.address, n + 1);
     s.mass.clear();
     s.mass_factor.clear();
-    s.mass_inverse_diagonal.resize(n);
-    s.qacc_smooth.resize(n);
-    s.qfrc_smooth.resize(n);
-    s.qacc_start.resize(n);
-    if (whole.ma_start) s.ma_start.resize(n);
-    s.depth.resize(n);
+    grow(s.mass_inverse_diagonal, n);
+    grow(s.qacc_smooth, n);
+    grow(s.qfrc_smooth, n);
+    grow(s.qacc_start, n);
+    if (whole.ma_start) grow(s.ma_start, n);
+    grow(s.depth, n);
     double trace = 0;
     for (int j = 0; j < n; ++j) {
       const int k = dofs[j];
@@ -192,19 +200,20 @@ void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWor
     // The island's rows, in global order, with their columns renumbered.
     const int m = s.row_start[g + 1] - s.row_start[g];
     const int* rows = s.row_order.data() + s.row_start[g];
-    s.row_nnz.resize(m);
-    s.row_adr.resize(m);
+    grow(s.row_nnz, m);
+    grow(s.row_adr, m);
     size_t entries = 0;
     for (int r = 0; r < m; ++r) entries += whole.row_nnz[rows[r]];
-    s.col.resize(entries);
-    s.J.resize(entries);
-    s.type.resize(m);
-    s.R.resize(m);
-    s.D.resize(m);
-    s.aref.resize(m);
-    if (whole.jar_start) s.jar_start.resize(m);
-    s.frictionloss.resize(m);
-    s.cone_of_row.assign(m, -1);
+    grow(s.col, entries);
+    grow(s.J, entries);
+    grow(s.type, m);
+    grow(s.R, m);
+    grow(s.D, m);
+    grow(s.aref, m);
+    if (whole.jar_start) grow(s.jar_start, m);
+    grow(s.frictionloss, m);
+    grow(s.cone_of_row, m);
+    std::fill_n(s.cone_of_row.begin(), m, -1);
     s.cones.clear();
     int filled = 0;
     for (int r = 0; r < m; ++r) {
