@@ -114,9 +114,10 @@ struct OptionFlags {
        filterparent = true;
   bool actuation = true, refsafe = true, sensor = true;
   // MuJoCo 3.x: island off solves the constraint problem whole (on: island
-  // by island with Newton and CG); midphase and nativeccd name collision
-  // strategies Pliant does not have (accepted, reported); eulerdamp off makes
-  // Euler treat joint damping explicitly; autoreset off keeps a diverged state.
+  // by island with Newton and CG); nativeccd off collides general convex
+  // pairs by MPR instead of GJK and EPA; midphase names a collision
+  // strategy Pliant does not have (accepted); eulerdamp off makes Euler
+  // treat joint damping explicitly; autoreset off keeps a diverged state.
   bool midphase = true, eulerdamp = true, autoreset = true, nativeccd = true, island = true;
   bool override_contacts = false, energy = false, fwdinv = false, invdiscrete = false,
        multiccd = false;

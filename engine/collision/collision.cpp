@@ -87,6 +87,7 @@ GeomShape shape_of(const Model& m, const Data& d, int g) {
   s.pos = d.geom_xpos[g];
   s.mat = d.geom_xmat[g];
   s.rbound = m.geoms.rbound[g];
+  s.native_ccd = m.options.flags.nativeccd;
   s.mpr_tolerance = m.options.mpr_tolerance;
   s.mpr_iterations = m.options.mpr_iterations;
   if (s.type == GeomType::kMesh) {

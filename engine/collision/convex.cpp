@@ -14,6 +14,8 @@ namespace {
 
 double sign_of(double x) { return x >= 0 ? 1.0 : -1.0; }
 
+}  // namespace
+
 // Hill climbing on the hull graph: from vertex 0, move to any neighbour that
 // is farther along `dir` until none is. On a convex hull a local maximum is
 // global. Without a graph, scan every vertex.
@@ -45,8 +47,6 @@ int hull_support_index(const HullView& hull, const Vector3d& dir) {
   }
   return best;
 }
-
-}  // namespace
 
 // Farthest point of each convex shape along a direction, in the geom frame:
 //  sphere    r d/|d|, rounded as the ellipsoid with three equal semi-axes
@@ -273,6 +273,8 @@ void ellipsoid_normal_outside(const Vector3d& p, const Vector3d& s, Vector3d* n)
   *n = p.cwiseQuotient((s2.array() + lambda).matrix());
 }
 
+}  // namespace
+
 // Outward surface normal of a smooth geom g at the world point x, replacing
 // the normal guess *n (world, outward from g). Spheres: radial. Capsules:
 // from the nearest axis point. Ellipsoids: from the nearest surface point
@@ -316,8 +318,6 @@ bool smooth_surface_normal(const GeomShape& g, const Vector3d& x, Vector3d* n) {
   *n = g.mat * local;
   return true;
 }
-
-}  // namespace
 
 // MPR on the Minkowski difference M = a - b (each shape inflated by margin/2),
 // following the steps of libccd's MPR that MuJoCo 2.2.2 calls, so that the
@@ -482,7 +482,8 @@ int mpr_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate
 }
 
 int convex_convex(const GeomShape& a, const GeomShape& b, double margin, RawContact* out) {
-  if (mpr_penetration(a, a.pos, 0.5 * margin, b, b.pos, 0.5 * margin, out) == 0) return 0;
+  const auto method = a.native_ccd ? ccd_penetration : mpr_penetration;
+  if (method(a, a.pos, 0.5 * margin, b, b.pos, 0.5 * margin, out) == 0) return 0;
   out->dist = margin + out->dist;
   return 1;
 }

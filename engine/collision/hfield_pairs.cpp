@@ -78,6 +78,7 @@ int hfield_convex(const GeomShape& a, const GeomShape& b, double margin, RawCont
   GeomShape prism;
   prism.type = GeomType::kHfield;
   prism.prism = corner.data();
+  prism.native_ccd = a.native_ccd;
   prism.mpr_tolerance = a.mpr_tolerance;
   prism.mpr_iterations = a.mpr_iterations;
 
@@ -100,7 +101,16 @@ int hfield_convex(const GeomShape& a, const GeomShape& b, double margin, RawCont
         for (const Vector3d& v : corner) prism_centre += v;
         prism_centre *= 1.0 / 6.0;
         RawContact contact;
-        if (mpr_penetration(prism, prism_centre, 0, geom, geom.pos, 0.5 * margin, &contact) == 0) {
+        if (a.native_ccd) {
+          if (ccd_penetration(prism, prism_centre, 0, geom, geom.pos, 0.5 * margin, &contact) ==
+              0) {
+            continue;
+          }
+          // The smooth geom's own surface normal (MPR's contacts have it).
+          Vector3d outward = -contact.normal;
+          if (smooth_surface_normal(geom, contact.pos, &outward)) contact.normal = -outward;
+        } else if (mpr_penetration(prism, prism_centre, 0, geom, geom.pos, 0.5 * margin,
+                                   &contact) == 0) {
           continue;
         }
         contact.pos = a.mat * contact.pos + a.pos;

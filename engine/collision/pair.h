@@ -46,7 +46,9 @@ struct GeomShape {
   // corners 3-5, in the shape's frame. Set, the kHfield shape is that prism.
   const Vector3d* prism = nullptr;
   double rbound = 0;  // radius of the bounding sphere about pos (0 for planes)
-  // Convergence of the general convex method (options.mpr_tolerance, _iterations).
+  // The general convex method: GJK and EPA (the nativeccd flag, on by
+  // default) or MPR, and its convergence (options.mpr_tolerance, _iterations).
+  bool native_ccd = true;
   double mpr_tolerance = 1e-6;
   int mpr_iterations = 50;
 };
@@ -93,12 +95,22 @@ int convex_convex(const GeomShape& a, const GeomShape& b, double margin, RawCont
 int mpr_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate_a,
                     const GeomShape& b, const Vector3d& centre_b, double inflate_b,
                     RawContact* out);
+// GJK and EPA with the same arguments and report (gjk_epa.cpp).
+int ccd_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate_a,
+                    const GeomShape& b, const Vector3d& centre_b, double inflate_b,
+                    RawContact* out);
+// Outward surface normal of a smooth geom (sphere, capsule, ellipsoid,
+// cylinder side) at world point x, replacing *n; false for other shapes.
+bool smooth_surface_normal(const GeomShape& g, const Vector3d& x, Vector3d* n);
 int hfield_convex(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
 
 // Two spheres (centres, radii, and the z axes of the geoms they stand for, which
 // set the normal when the centres coincide): the building block of the round pairs.
 int sphere_sphere_raw(const Vector3d& c1, double r1, const Vector3d& z1, const Vector3d& c2,
                       double r2, const Vector3d& z2, double margin, RawContact* out);
+
+// Index of the hull vertex farthest along `dir` (geom frame).
+int hull_support_index(const HullView& hull, const Vector3d& dir);
 
 // Farthest point of a convex geom in world direction `dir` (unit).
 Vector3d support_point(const GeomShape& g, const Vector3d& dir);

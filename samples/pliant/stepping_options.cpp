@@ -9,10 +9,11 @@ namespace {
 
 // MuJoCo's disable-flag names and the switches they turn off in Pliant.
 // island off solves the constraint problem whole instead of island by
-// island. midphase and nativeccd name MuJoCo 3.x strategies Pliant does not
-// have: with them off, MuJoCo computes what Pliant always computes (no
-// bounding-volume midphase, MPR for general convex pairs), so they are
-// accepted for like-for-like comparisons.
+// island; nativeccd off collides general convex pairs by MPR (MuJoCo
+// 2.2.2's method) instead of GJK and EPA. midphase names a MuJoCo 3.x
+// strategy Pliant does not have: with it off, MuJoCo computes what Pliant
+// always computes (no bounding-volume midphase), so it is accepted for
+// like-for-like comparisons.
 std::vector<std::pair<std::string, bool OptionFlags::*>> disable_flags() {
   return {{"constraint", &OptionFlags::constraint},
           {"equality", &OptionFlags::equality},

@@ -1,0 +1,505 @@
+// General convex collision by GJK and EPA: MuJoCo 3.3.8's default method for
+// the pairs without an analytic function (its `nativeccd` flag; with the
+// flag off it uses MPR, convex.cpp). docs/physics.md §7 states the rules.
+//
+// GJK (Gilbert, Johnson, Keerthi) walks a simplex of the Minkowski difference
+// a - b towards the origin: the point of the simplex nearest the origin gives
+// the next search direction, until the support plane separates the origin
+// (no contact), the simplex encloses the origin (contact), or the duality gap
+// x.(x - s) falls below tolerance^2 / 2 (x is the nearest point). EPA
+// (expanding polytope) then grows a polytope inside a - b from the enclosing
+// simplex, always at the face nearest the origin, until the support along
+// that face's normal lies within the tolerance of the face (1e-15 for two
+// polytopes without margin, whose answer is then exact): that face gives the
+// depth, the normal and, by the barycentric coordinates of the origin's
+// projection, a witness point on each shape.
+//
+// Spheres and capsules first meet as their cores (the centre, the axis
+// segment): when the cores are farther apart than the tolerance, the radii
+// are added to the cores' distance and no polytope is needed.
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "engine/collision/pair.h"
+
+namespace pliant::collision {
+namespace {
+
+constexpr double kTiny = 1e-15;  // degeneracy threshold for lengths and products
+
+// Plain members, set by whoever makes one: a polytope holds hundreds.
+struct Vertex {
+  Vector3d v, pa, pb;  // v = pa - pb
+  int ia, ib;          // the box corner or hull vertex each came from (-1: none kept)
+};
+
+// Which vertex of a box (corner bits x, y, z positive) or mesh hull the
+// support along world `dir` is; -1 for other shapes.
+int vertex_index(const GeomShape& g, const Vector3d& dir) {
+  const Vector3d local = g.mat.transpose() * dir;
+  if (g.type == GeomType::kBox) {
+    return (local[0] >= 0 ? 1 : 0) | (local[1] >= 0 ? 2 : 0) | (local[2] >= 0 ? 4 : 0);
+  }
+  if (g.type == GeomType::kMesh && g.hull.vertex_count > 0) {
+    return hull_support_index(g.hull, local);
+  }
+  return -1;
+}
+
+bool is_round(const GeomShape& g) {
+  return g.type == GeomType::kSphere || g.type == GeomType::kCapsule;
+}
+
+// Polytopes (a support is a vertex of a finite set): boxes, meshes, prisms.
+bool is_polytope(const GeomShape& g) {
+  return g.type == GeomType::kBox || g.type == GeomType::kMesh || g.type == GeomType::kHfield;
+}
+
+// The core of a sphere (its centre) or capsule (its axis segment).
+Vector3d core_support(const GeomShape& g, const Vector3d& dir) {
+  if (g.type == GeomType::kSphere) return g.pos;
+  const Vector3d axis = g.mat.col(2);
+  return g.pos + (axis.dot(dir) >= 0 ? g.size[1] : -g.size[1]) * axis;
+}
+
+// Supports of a - b; each shape grows by its inflation along the direction,
+// and a round shape may stand for its core.
+struct Minkowski {
+  const GeomShape& a;
+  const GeomShape& b;
+  double inflate_a = 0, inflate_b = 0;
+  bool core_a = false, core_b = false;
+  bool track_vertices = false;  // record vertex_index of each support
+
+  // dir is unit.
+  Vertex operator()(const Vector3d& dir) const {
+    Vertex s;
+    s.pa = (core_a ? core_support(a, dir) : support_point(a, dir)) + inflate_a * dir;
+    s.pb = (core_b ? core_support(b, -dir) : support_point(b, -dir)) - inflate_b * dir;
+    s.v = s.pa - s.pb;
+    s.ia = track_vertices ? vertex_index(a, dir) : -1;
+    s.ib = track_vertices ? vertex_index(b, -dir) : -1;
+    return s;
+  }
+};
+
+// ---- the simplex's nearest point to the origin ----
+
+// Nearest point to the origin of segment (a, b): weights of a and b.
+void nearest_on_segment(const Vector3d& a, const Vector3d& b, double w[2]) {
+  const Vector3d ab = b - a;
+  const double length2 = ab.squaredNorm();
+  const double t = length2 > kTiny * kTiny ? -a.dot(ab) / length2 : 1.0;
+  const double clamped = std::clamp(t, 0.0, 1.0);
+  w[0] = 1 - clamped;
+  w[1] = clamped;
+}
+
+// Nearest point to the origin of triangle (a, b, c) by its Voronoi regions:
+// weights of a, b and c (zero for vertices the point does not need).
+void nearest_on_triangle(const Vector3d& a, const Vector3d& b, const Vector3d& c, double w[3]) {
+  const Vector3d ab = b - a, ac = c - a;
+  const double d1 = -ab.dot(a), d2 = -ac.dot(a);
+  w[0] = w[1] = w[2] = 0;
+  if (d1 <= 0 && d2 <= 0) {
+    w[0] = 1;
+    return;
+  }
+  const double d3 = -ab.dot(b), d4 = -ac.dot(b);
+  if (d3 >= 0 && d4 <= d3) {
+    w[1] = 1;
+    return;
+  }
+  const double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+    const double t = d1 / (d1 - d3);
+    w[0] = 1 - t;
+    w[1] = t;
+    return;
+  }
+  const double d5 = -ab.dot(c), d6 = -ac.dot(c);
+  if (d6 >= 0 && d5 <= d6) {
+    w[2] = 1;
+    return;
+  }
+  const double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+    const double t = d2 / (d2 - d6);
+    w[0] = 1 - t;
+    w[2] = t;
+    return;
+  }
+  const double va = d3 * d6 - d5 * d4;
+  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
+    const double t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+    w[1] = 1 - t;
+    w[2] = t;
+    return;
+  }
+  const double sum = va + vb + vc;
+  if (!(std::abs(sum) > 0)) {  // degenerate triangle: its longest edge
+    w[0] = 1;
+    return;
+  }
+  w[0] = va / sum;
+  w[1] = vb / sum;
+  w[2] = vc / sum;
+}
+
+// Replaces the simplex (n points) by the smallest sub-simplex holding its
+// point nearest the origin and returns that point; n == 4 on return means
+// the tetrahedron encloses the origin.
+Vector3d reduce_simplex(Vertex* s, int& n) {
+  double w[4] = {1, 0, 0, 0};
+  if (n == 2) {
+    nearest_on_segment(s[0].v, s[1].v, w);
+  } else if (n == 3) {
+    nearest_on_triangle(s[0].v, s[1].v, s[2].v, w);
+  } else if (n == 4) {
+    // The origin is inside when it is on the inner side of every face
+    // (the side of the opposite vertex); else the nearest of the faces it
+    // is outside of.
+    static constexpr int kFaces[4][4] = {{1, 2, 3, 0}, {0, 3, 2, 1}, {0, 1, 3, 2}, {0, 2, 1, 3}};
+    bool inside = true;
+    double best = INFINITY;
+    double best_w[4] = {0, 0, 0, 0};
+    for (const auto& f : kFaces) {
+      const Vector3d& p = s[f[0]].v;
+      const Vector3d normal = (s[f[1]].v - p).cross(s[f[2]].v - p);
+      const double origin_side = -normal.dot(p);
+      const double vertex_side = normal.dot(s[f[3]].v - p);
+      if (origin_side * vertex_side >= 0 && vertex_side != 0) continue;  // inner side
+      inside = false;
+      double fw[3];
+      nearest_on_triangle(s[f[0]].v, s[f[1]].v, s[f[2]].v, fw);
+      const Vector3d x = fw[0] * s[f[0]].v + fw[1] * s[f[1]].v + fw[2] * s[f[2]].v;
+      if (x.squaredNorm() < best) {
+        best = x.squaredNorm();
+        std::fill(best_w, best_w + 4, 0.0);
+        for (int k = 0; k < 3; ++k) best_w[f[k]] = fw[k];
+      }
+    }
+    if (inside) return Vector3d::Zero();
+    std::copy(best_w, best_w + 4, w);
+  }
+  Vector3d x = Vector3d::Zero();
+  int kept = 0;
+  for (int k = 0; k < n; ++k) {
+    if (w[k] <= 0) continue;
+    x += w[k] * s[k].v;
+    s[kept++] = s[k];
+  }
+  if (kept == 0) {  // all weight on nothing: keep the newest point
+    s[0] = s[n - 1];
+    kept = 1;
+    x = s[0].v;
+  }
+  n = kept;
+  return x;
+}
+
+// ---- GJK ----
+
+struct Simplex {
+  Vertex point[4];
+  int size = 0;
+  Vector3d nearest{0, 0, 0};  // the simplex's point nearest the origin
+  bool separated = false;     // a support plane keeps the origin out by more than the cutoff
+};
+
+// GJK from the direction `guess` (a point of a - b's interior, the centres'
+// difference). `cutoff`: stop as separated once a support plane is that far
+// from the origin.
+Simplex gjk(const Minkowski& support, Vector3d guess, double cutoff, double tolerance2,
+            int iterations) {
+  Simplex r;
+  Vector3d x = guess;
+  for (int k = 0; k < iterations; ++k) {
+    const double xx = x.squaredNorm();
+    if (xx < kTiny * kTiny) break;  // the origin is reached
+    const Vertex s = support(-x / std::sqrt(xx));
+    const double xs = x.dot(s.v);
+    if (xx - xs < 0.5 * tolerance2) {  // duality gap: x is the nearest point
+      if (r.size == 0) {
+        r.point[r.size++] = s;
+        x = s.v;
+      }
+      break;
+    }
+    if (xs > 0 && xs * xs >= cutoff * cutoff * xx) {
+      r.separated = true;
+      return r;
+    }
+    r.point[r.size++] = s;
+    const Vector3d next = reduce_simplex(r.point, r.size);
+    if (r.size == 4) {
+      x = next;
+      break;
+    }
+    const bool stalled = (next - x).cwiseAbs().maxCoeff() < kTiny;
+    x = next;
+    if (stalled) break;
+  }
+  r.nearest = x;
+  return r;
+}
+
+// Witness points of the simplex's nearest point: sum_k w_k pa_k, pb_k with
+// the weights of `nearest` in the simplex.
+void simplex_witness(const Simplex& s, Vector3d& pa, Vector3d& pb) {
+  double w[4] = {1, 0, 0, 0};
+  if (s.size == 2) {
+    nearest_on_segment(s.point[0].v, s.point[1].v, w);
+  } else if (s.size >= 3) {
+    nearest_on_triangle(s.point[0].v, s.point[1].v, s.point[2].v, w);
+  }
+  pa.setZero();
+  pb.setZero();
+  for (int k = 0; k < std::min(s.size, 3); ++k) {
+    pa += w[k] * s.point[k].pa;
+    pb += w[k] * s.point[k].pb;
+  }
+}
+
+// ---- EPA ----
+
+constexpr int kMaxEpaIterations = 170;
+constexpr int kMaxVertices = kMaxEpaIterations + 6;
+constexpr int kMaxFaces = 2 * kMaxVertices;
+
+struct Face {
+  int v[3];
+  Vector3d normal;  // unit, outward
+  double dist;      // normal . v0: the plane's distance from the origin
+  bool alive;
+  bool candidate;  // may be chosen as the nearest
+};
+
+struct Polytope {
+  std::array<Vertex, kMaxVertices> vertex;
+  std::array<Face, kMaxFaces> face;
+  int vertices = 0, faces = 0;
+
+  int add_vertex(const Vertex& v) {
+    vertex[vertices] = v;
+    return vertices++;
+  }
+
+  // Adds face (i, j, k), wound outward; false when it has no area.
+  bool add_face(int i, int j, int k, double lower, double upper) {
+    int slot = 0;
+    while (slot < faces && face[slot].alive) ++slot;
+    if (slot == kMaxFaces) return false;
+    if (slot == faces) ++faces;
+    Face& f = face[slot];
+    f.alive = false;
+    f.v[0] = i;
+    f.v[1] = j;
+    f.v[2] = k;
+    const Vector3d& a = vertex[i].v;
+    Vector3d n = (vertex[j].v - a).cross(vertex[k].v - a);
+    const double length = n.norm();
+    if (!(length > kTiny)) return false;
+    f.normal = n / length;
+    f.dist = f.normal.dot(a);
+    f.alive = true;
+    f.candidate = f.dist >= lower && f.dist <= upper;
+    return true;
+  }
+};
+
+// Faces of a polytope given by vertex triples, each turned to face away from
+// `inside`; false when a face is degenerate or leaves the origin outside.
+bool build_faces(Polytope& p, const int (*tri)[3], int count, const Vector3d& inside) {
+  for (int t = 0; t < count; ++t) {
+    int i = tri[t][0], j = tri[t][1], k = tri[t][2];
+    const Vector3d& a = p.vertex[i].v;
+    const Vector3d n = (p.vertex[j].v - a).cross(p.vertex[k].v - a);
+    if (n.dot(a - inside) < 0) std::swap(j, k);
+    if (!p.add_face(i, j, k, -INFINITY, INFINITY)) return false;
+    if (p.face[p.faces - 1].dist < -kTiny) return false;
+  }
+  return true;
+}
+
+// The first polytope around the origin from GJK's simplex.
+bool initial_polytope(const Minkowski& support, const Simplex& s, Polytope& p) {
+  for (int k = 0; k < s.size; ++k) p.add_vertex(s.point[k]);
+  const auto centroid = [&p] {
+    Vector3d c = Vector3d::Zero();
+    for (int k = 0; k < p.vertices; ++k) c += p.vertex[k].v;
+    return Vector3d(c / p.vertices);
+  };
+  if (s.size == 4) {
+    static constexpr int kTetra[4][3] = {{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}};
+    return build_faces(p, kTetra, 4, centroid());
+  }
+  if (s.size == 3) {
+    // Supports on both sides of the triangle: a double pyramid.
+    Vector3d n = (s.point[1].v - s.point[0].v).cross(s.point[2].v - s.point[0].v);
+    const double length = n.norm();
+    if (!(length > kTiny)) return false;
+    n /= length;
+    p.add_vertex(support(n));
+    p.add_vertex(support(-n));
+    static constexpr int kPyramids[6][3] = {{0, 1, 3}, {1, 2, 3}, {2, 0, 3},
+                                            {0, 1, 4}, {1, 2, 4}, {2, 0, 4}};
+    return build_faces(p, kPyramids, 6, centroid());
+  }
+  if (s.size != 2) return false;
+  // A segment: three supports 120 degrees apart around it, a double pyramid
+  // with the segment's ends as apexes.
+  const Vector3d axis = s.point[1].v - s.point[0].v;
+  const double length = axis.norm();
+  if (!(length > kTiny)) return false;
+  int smallest = 0;
+  for (int k = 1; k < 3; ++k) {
+    if (std::abs(axis[k]) < std::abs(axis[smallest])) smallest = k;
+  }
+  const Vector3d u = axis / length;
+  Vector3d around[3];
+  around[0] = Vector3d::Unit(smallest).cross(axis).normalized();
+  const double c = std::cos(2 * M_PI / 3), sn = std::sin(2 * M_PI / 3);
+  around[1] = c * around[0] + sn * u.cross(around[0]);
+  around[2] = c * around[0] - sn * u.cross(around[0]);
+  for (const Vector3d& d : around) p.add_vertex(support(d.normalized()));
+  static constexpr int kRing[6][3] = {{2, 3, 0}, {3, 4, 0}, {4, 2, 0},
+                                      {2, 3, 1}, {3, 4, 1}, {4, 2, 1}};
+  return build_faces(p, kRing, 6, centroid());
+}
+
+// EPA from GJK's simplex: the face of a - b nearest the origin, within
+// `tolerance`. Returns false when no polytope around the origin could be
+// built (touching shapes) or it broke down.
+bool epa(const Minkowski& support, const Simplex& s, double tolerance, int iterations, Polytope& p,
+         Face& chosen) {
+  if (!initial_polytope(support, s, p)) return false;
+  double upper = INFINITY;
+  bool found = false;
+  iterations = std::min(iterations, kMaxEpaIterations);
+  for (int k = 0; k < iterations; ++k) {
+    int best = -1;
+    for (int f = 0; f < p.faces; ++f) {
+      if (p.face[f].alive && p.face[f].candidate &&
+          (best < 0 || p.face[f].dist < p.face[best].dist)) {
+        best = f;
+      }
+    }
+    if (best < 0) break;
+    if (p.face[best].dist > upper) break;  // the previous face stands
+    // A copy: the slot may take a new face once this one is removed.
+    chosen = p.face[best];
+    found = true;
+    const Face& near = chosen;
+    const double lower = near.dist;
+    if (!(lower > 0)) return false;  // the origin on the face's plane: touching
+    const Vertex w = support(near.normal);
+    upper = std::min(upper, near.normal.dot(w.v));
+    if (upper - lower < tolerance) break;
+    if (support.track_vertices) {
+      // Two polytopes: a support from a pair of vertices seen before ends
+      // the search, as in MuJoCo 3.3.8, which compares the vertex indices
+      // (a height-field prism's vertices have none, so a box or hull vertex
+      // met again ends it even against another prism vertex).
+      for (int q = 0; q < p.vertices; ++q) {
+        if (p.vertex[q].ia == w.ia && p.vertex[q].ib == w.ib) return true;
+      }
+    }
+    if (p.vertices == kMaxVertices) break;
+    // Faces that see w go; the edges between a face that goes and one that
+    // stays (the horizon) each make a new face with w.
+    std::array<std::array<int, 2>, 3 * kMaxFaces> edges;
+    int edge_count = 0;
+    for (int f = 0; f < p.faces; ++f) {
+      Face& face = p.face[f];
+      if (!face.alive || face.normal.dot(w.v - p.vertex[face.v[0]].v) <= kTiny) continue;
+      face.alive = false;
+      for (int e = 0; e < 3; ++e) edges[edge_count++] = {face.v[e], face.v[(e + 1) % 3]};
+    }
+    const int wi = p.add_vertex(w);
+    int horizon = 0;
+    for (int e = 0; e < edge_count; ++e) {
+      bool shared = false;
+      for (int g = 0; g < edge_count && !shared; ++g) {
+        shared = edges[g][0] == edges[e][1] && edges[g][1] == edges[e][0];
+      }
+      if (shared) continue;
+      ++horizon;
+      if (!p.add_face(edges[e][0], edges[e][1], wi, lower, upper)) return false;
+    }
+    if (horizon < 3) return false;
+  }
+  return found;
+}
+
+// The contact of EPA's face: depth, normal (from a to b) and the midpoint of
+// the witness points.
+bool face_contact(const Polytope& p, const Face& f, RawContact* out) {
+  const Vertex& a = p.vertex[f.v[0]];
+  const Vertex& b = p.vertex[f.v[1]];
+  const Vertex& c = p.vertex[f.v[2]];
+  // Barycentric coordinates of the origin's projection on the face.
+  const Vector3d x = f.dist * f.normal;
+  const Vector3d n = (b.v - a.v).cross(c.v - a.v);
+  const double area = n.squaredNorm();
+  if (!(area > 0)) return false;
+  const double wa = (b.v - x).cross(c.v - x).dot(n) / area;
+  const double wb = (c.v - x).cross(a.v - x).dot(n) / area;
+  const double wc = 1 - wa - wb;
+  const Vector3d pa = wa * a.pa + wb * b.pa + wc * c.pa;
+  const Vector3d pb = wa * a.pb + wb * b.pb + wc * c.pb;
+  out->dist = -f.dist;
+  out->normal = f.normal;
+  out->pos = 0.5 * (pa + pb);
+  return out->pos.allFinite() && out->normal.allFinite() && std::isfinite(out->dist);
+}
+
+}  // namespace
+
+int ccd_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate_a,
+                    const GeomShape& b, const Vector3d& centre_b, double inflate_b,
+                    RawContact* out) {
+  const double tolerance = a.mpr_tolerance;
+  const int iterations = a.mpr_iterations;
+  const double tolerance2 = tolerance * tolerance;
+  const Vector3d guess = centre_a - centre_b;
+
+  if (is_round(a) || is_round(b)) {
+    // The cores first, each round shape's radius and inflation added after.
+    Minkowski cores{a, b, inflate_a, inflate_b, is_round(a), is_round(b)};
+    const double grow_a = is_round(a) ? a.size[0] + inflate_a : 0;
+    const double grow_b = is_round(b) ? b.size[0] + inflate_b : 0;
+    if (is_round(a)) cores.inflate_a = 0;
+    if (is_round(b)) cores.inflate_b = 0;
+    const Simplex s = gjk(cores, guess, grow_a + grow_b, tolerance2, iterations);
+    if (s.separated) return 0;
+    const double distance = s.nearest.norm();
+    if (distance > tolerance) {
+      Vector3d pa, pb;
+      simplex_witness(s, pa, pb);
+      const Vector3d n = -s.nearest / distance;  // from a's core towards b's
+      const double dist = distance - (grow_a + grow_b);
+      if (!(dist < 0)) return 0;
+      pa += grow_a * n;
+      pb -= grow_b * n;
+      out->dist = dist;
+      out->normal = n;
+      out->pos = 0.5 * (pa + pb);
+      return out->pos.allFinite() ? 1 : 0;
+    }
+  }
+
+  const bool exact = is_polytope(a) && is_polytope(b) && inflate_a == 0 && inflate_b == 0;
+  const Minkowski shapes{a, b, inflate_a, inflate_b, false, false, exact};
+  const Simplex s = gjk(shapes, guess, 0, exact ? 0 : tolerance2, iterations);
+  if (s.separated || s.nearest.norm() > tolerance) return 0;
+  Polytope polytope;
+  Face chosen;
+  if (!epa(shapes, s, exact ? kTiny : tolerance, iterations, polytope, chosen)) return 0;
+  if (!face_contact(polytope, chosen, out)) return 0;
+  return out->dist < 0 ? 1 : 0;
+}
+
+}  // namespace pliant::collision
