@@ -109,6 +109,38 @@ def contacts_of(line):
     return out
 
 
+def compare_poses(ours, theirs, tolerance, dist_only=False):
+    """Per pose: equal contact counts, and each MuJoCo contact against the
+    nearest Pliant contact in dist, pos and frame (dist alone with
+    dist_only). Returns the worst errors, the failures, the number of MuJoCo
+    contacts and of poses with contacts."""
+    worst = {"dist": 0.0, "pos": 0.0, "frame": 0.0}
+    failures, total, touching = [], 0, 0
+    for k, (a, b) in enumerate(zip(ours, theirs)):
+        ca, cb = contacts_of(a), contacts_of(b)
+        total += len(cb)
+        touching += bool(cb)
+        if len(ca) != len(cb):
+            failures.append("pose %d: Pliant %d contacts, MuJoCo 3.3.8 %d" % (k, len(ca), len(cb)))
+            continue
+        for c in cb:
+            best = min(ca, key=lambda o: sum((o["pos"][i] - c["pos"][i]) ** 2 for i in range(3)))
+            errors = {
+                "dist": abs(best["dist"] - c["dist"]),
+                "pos": math.sqrt(sum((best["pos"][i] - c["pos"][i]) ** 2 for i in range(3))),
+                "frame": max(abs(best["frame"][i] - c["frame"][i]) for i in range(9)),
+            }
+            for name, e in errors.items():
+                worst[name] = max(worst[name], e)
+            checked = ["dist"] if dist_only else list(errors)
+            bad = [n for n in checked if errors[n] > tolerance]
+            if bad:
+                failures.append("pose %d: %s differ (dist %.12g vs %.12g, pos error %.3g, "
+                                "frame error %.3g)" % (k, ",".join(bad), best["dist"], c["dist"],
+                                                       errors["pos"], errors["frame"]))
+    return worst, failures, total, touching
+
+
 def main():
     if len(sys.argv) < 3 or sys.argv[2] not in GEOMS:
         print(__doc__)
@@ -135,30 +167,7 @@ def main():
     if len(ours) != len(theirs):
         print("Pliant printed %d poses, MuJoCo 3.3.8 %d" % (len(ours), len(theirs)))
         return 1
-    worst = {"dist": 0.0, "pos": 0.0, "frame": 0.0}
-    failures, total, touching = [], 0, 0
-    for k, (a, b) in enumerate(zip(ours, theirs)):
-        ca, cb = contacts_of(a), contacts_of(b)
-        total += len(cb)
-        touching += bool(cb)
-        if len(ca) != len(cb):
-            failures.append("pose %d: Pliant %d contacts, MuJoCo 3.3.8 %d" % (k, len(ca), len(cb)))
-            continue
-        for c in cb:
-            best = min(ca, key=lambda o: sum((o["pos"][i] - c["pos"][i]) ** 2 for i in range(3)))
-            errors = {
-                "dist": abs(best["dist"] - c["dist"]),
-                "pos": math.sqrt(sum((best["pos"][i] - c["pos"][i]) ** 2 for i in range(3))),
-                "frame": max(abs(best["frame"][i] - c["frame"][i]) for i in range(9)),
-            }
-            for name, e in errors.items():
-                worst[name] = max(worst[name], e)
-            checked = ["dist"] if dist_only else list(errors)
-            bad = [n for n in checked if errors[n] > tolerance]
-            if bad:
-                failures.append("pose %d: %s differ (dist %.12g vs %.12g, pos error %.3g, "
-                                "frame error %.3g)" % (k, ",".join(bad), best["dist"], c["dist"],
-                                                       errors["pos"], errors["frame"]))
+    worst, failures, total, touching = compare_poses(ours, theirs, tolerance, dist_only)
     print("%s on a height field: %d poses, %d touching, %d MuJoCo 3.3.8 contacts; worst dist %.3g,"
           " pos %.3g, frame %.3g (tolerance %g)" % (kind, count, touching, total, worst["dist"],
                                                     worst["pos"], worst["frame"], tolerance))

@@ -25,7 +25,7 @@ import random
 import sys
 import tempfile
 
-from compare_hfield_contacts import GEOMS, ROCK, contacts_of, run
+from compare_hfield_contacts import GEOMS, ROCK, compare_poses, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -92,30 +92,8 @@ def main():
     if len(ours) != len(theirs):
         print("Pliant printed %d poses, MuJoCo 3.3.8 %d" % (len(ours), len(theirs)))
         return 1
-    worst = {"dist": 0.0, "pos": 0.0, "frame": 0.0}
-    failures, total = [], 0
-    for k, (a, b) in enumerate(zip(ours, theirs)):
-        ca, cb = contacts_of(a), contacts_of(b)
-        total += len(cb)
-        if len(ca) != len(cb):
-            failures.append("pose %d: Pliant %d contacts, MuJoCo 3.3.8 %d" % (k, len(ca), len(cb)))
-            continue
-        for c in cb:
-            best = min(ca, key=lambda o: sum((o["pos"][i] - c["pos"][i]) ** 2 for i in range(3)))
-            errors = {
-                "dist": abs(best["dist"] - c["dist"]),
-                "pos": math.sqrt(sum((best["pos"][i] - c["pos"][i]) ** 2 for i in range(3))),
-                "frame": max(abs(best["frame"][i] - c["frame"][i]) for i in range(3)),
-            }
-            for name, e in errors.items():
-                worst[name] = max(worst[name], e)
-            checked = ["dist"] if dist_only else list(errors)
-            bad = [n for n in checked if errors[n] > tolerance]
-            if bad:
-                failures.append("pose %d: %s differ (dist %.12g vs %.12g, pos error %.3g, "
-                                "normal error %.3g)" % (k, ",".join(bad), best["dist"], c["dist"],
-                                                        errors["pos"], errors["frame"]))
-    print("%s-%s: %d poses, %d MuJoCo 3.3.8 contacts; worst dist %.3g, pos %.3g, normal %.3g "
+    worst, failures, total, _ = compare_poses(ours, theirs, tolerance, dist_only)
+    print("%s-%s: %d poses, %d MuJoCo 3.3.8 contacts; worst dist %.3g, pos %.3g, frame %.3g "
           "(tolerance %g%s)" % (first, second, count, total, worst["dist"], worst["pos"],
                                 worst["frame"], tolerance, ", dist only" if dist_only else ""))
     for f in failures[:10]:
