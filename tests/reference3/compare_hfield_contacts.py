@@ -109,6 +109,31 @@ def contacts_of(line):
     return out
 
 
+def dump_both(pliant, text, disable):
+    """Both engines' contacts at every keyframe of the model `text` (one JSON
+    line per pose each), or None after saying why they cannot be compared."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "model.xml")
+        with open(path, "w") as f:
+            f.write(text)
+        ours = run([pliant, "dump", path, "--each-key"] + disable)
+        theirs = run(["node", os.path.join(HERE, "mujoco3.mjs"), "dump", path, "--each-key"] +
+                     disable)
+    if len(ours) != len(theirs):
+        print("Pliant printed %d poses, MuJoCo 3.3.8 %d" % (len(ours), len(theirs)))
+        return None
+    return ours, theirs
+
+
+def print_failures(failures, limit=20):
+    """Prints the first failures; the exit code (1 when any)."""
+    for f in failures[:limit]:
+        print("  " + f)
+    if len(failures) > limit:
+        print("  ... %d more" % (len(failures) - limit))
+    return 1 if failures else 0
+
+
 def compare_poses(ours, theirs, tolerance, dist_only=False):
     """Per pose: equal contact counts, and each MuJoCo contact against the
     nearest Pliant contact in dist, pos and frame (dist alone with
@@ -156,26 +181,16 @@ def main():
     elevation = [rng.random() for _ in range(NROW * NCOL)]
     poses = random_poses(kind, count, rng, elevation)
     text = model_xml(kind, poses, elevation)
-    with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "hfield_%s.xml" % kind)
-        with open(path, "w") as f:
-            f.write(text)
-        disable = [] if native else ["--disable", "nativeccd"]
-        ours = run([pliant, "dump", path, "--each-key"] + disable)
-        theirs = run(["node", os.path.join(HERE, "mujoco3.mjs"), "dump", path, "--each-key"] +
-                     disable)
-    if len(ours) != len(theirs):
-        print("Pliant printed %d poses, MuJoCo 3.3.8 %d" % (len(ours), len(theirs)))
+    disable = [] if native else ["--disable", "nativeccd"]
+    both = dump_both(pliant, text, disable)
+    if both is None:
         return 1
+    ours, theirs = both
     worst, failures, total, touching = compare_poses(ours, theirs, tolerance, dist_only)
     print("%s on a height field: %d poses, %d touching, %d MuJoCo 3.3.8 contacts; worst dist %.3g,"
           " pos %.3g, frame %.3g (tolerance %g)" % (kind, count, touching, total, worst["dist"],
                                                     worst["pos"], worst["frame"], tolerance))
-    for f in failures[:20]:
-        print("  " + f)
-    if len(failures) > 20:
-        print("  ... %d more" % (len(failures) - 20))
-    return 1 if failures else 0
+    return print_failures(failures)
 
 
 if __name__ == "__main__":

@@ -20,15 +20,10 @@ square root of that). Prints the worst errors; exits 0 when every pose
 agrees, 1 otherwise.
 """
 import math
-import os
 import random
 import sys
-import tempfile
 
-from compare_hfield_contacts import GEOMS, ROCK, compare_poses, run
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-
+from compare_hfield_contacts import GEOMS, ROCK, compare_poses, dump_both, print_failures
 
 def random_quat(rng):
     q = [rng.gauss(0, 1) for _ in range(4)]
@@ -82,25 +77,15 @@ def main():
     disable = ["--disable", options["--disable"]] if "--disable" in options else []
     rng = random.Random(int(options.get("--seed", "1")))
     poses = random_poses(first, second, count, rng, (0.85, 1.02) if shallow else (0.3, 1.1))
-    with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "pair.xml")
-        with open(path, "w") as f:
-            f.write(model_xml(first, second, margin, poses))
-        ours = run([pliant, "dump", path, "--each-key"] + disable)
-        theirs = run(["node", os.path.join(HERE, "mujoco3.mjs"), "dump", path, "--each-key"] +
-                     disable)
-    if len(ours) != len(theirs):
-        print("Pliant printed %d poses, MuJoCo 3.3.8 %d" % (len(ours), len(theirs)))
+    both = dump_both(pliant, model_xml(first, second, margin, poses), disable)
+    if both is None:
         return 1
+    ours, theirs = both
     worst, failures, total, _ = compare_poses(ours, theirs, tolerance, dist_only)
     print("%s-%s: %d poses, %d MuJoCo 3.3.8 contacts; worst dist %.3g, pos %.3g, frame %.3g "
           "(tolerance %g%s)" % (first, second, count, total, worst["dist"], worst["pos"],
                                 worst["frame"], tolerance, ", dist only" if dist_only else ""))
-    for f in failures[:10]:
-        print("  " + f)
-    if len(failures) > 10:
-        print("  ... %d more" % (len(failures) - 10))
-    return 1 if failures else 0
+    return print_failures(failures)
 
 
 if __name__ == "__main__":
