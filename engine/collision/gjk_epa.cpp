@@ -212,10 +212,53 @@ struct Simplex {
 // GJK from the direction `guess` (a point of a - b's interior, the centres'
 // difference). `cutoff`: stop as separated once a support plane is that far
 // from the origin.
+// Whether the tetrahedron t encloses the origin, walking it towards the
+// origin as 3.3.8 does once GJK's simplex would become a tetrahedron: the
+// face whose plane the origin is farthest beyond has its opposite vertex
+// replaced by the support along the face's outward normal, until the origin
+// is inside (kInside), a support falls short of the origin (kApart), or the
+// test cannot tell (an origin on a face's plane, a flat tetrahedron:
+// kUndecided, and GJK goes on).
+enum class Enclosure { kInside, kApart, kUndecided };
+
+Enclosure walk_tetrahedron(const Minkowski& support, Vertex* t, int& k, int iterations) {
+  static constexpr int kFaces[4][4] = {{1, 2, 3, 0}, {0, 3, 2, 1}, {0, 1, 3, 2}, {0, 2, 1, 3}};
+  for (; k < iterations; ++k) {
+    int worst = -1;
+    double worst_dist = 0;
+    Vector3d worst_normal;
+    for (int f = 0; f < 4; ++f) {
+      const Vector3d& p = t[kFaces[f][0]].v;
+      Vector3d n = (t[kFaces[f][1]].v - p).cross(t[kFaces[f][2]].v - p);
+      if (n.dot(t[kFaces[f][3]].v - p) > 0) n = -n;  // away from the opposite vertex
+      const double length = n.norm();
+      if (!(length > 0)) return Enclosure::kUndecided;
+      n /= length;
+      const double dist = n.dot(p);
+      if (dist == 0) return Enclosure::kUndecided;
+      if (worst < 0 || dist < worst_dist) {
+        worst = f;
+        worst_dist = dist;
+        worst_normal = n;
+      }
+    }
+    if (worst_dist > 0) return Enclosure::kInside;
+    const Vertex w = support(worst_normal);
+    if (worst_normal.dot(w.v) < 0) return Enclosure::kApart;
+    t[kFaces[worst][3]] = w;
+  }
+  return Enclosure::kApart;
+}
+
+// GJK from the direction `guess` (a point of a - b's interior, the centres'
+// difference). `cutoff`: stop as separated once a support plane is that far
+// from the origin; with no cutoff (contacts), a fourth point starts the
+// enclosure walk instead of the nearest-point step.
 Simplex gjk(const Minkowski& support, Vector3d guess, double cutoff, double tolerance2,
             int iterations) {
   Simplex r;
   Vector3d x = guess;
+  bool walk = cutoff == 0;
   for (int k = 0; k < iterations; ++k) {
     const double xx = x.squaredNorm();
     if (xx < kTiny * kTiny) break;  // the origin is reached
@@ -231,6 +274,22 @@ Simplex gjk(const Minkowski& support, Vector3d guess, double cutoff, double tole
     if (xs > 0 && xs * xs >= cutoff * cutoff * xx) {
       r.separated = true;
       return r;
+    }
+    if (walk && r.size == 3) {
+      Vertex t[4] = {r.point[0], r.point[1], r.point[2], s};
+      int step = k + 1;
+      const Enclosure e = walk_tetrahedron(support, t, step, iterations);
+      if (e == Enclosure::kInside) {
+        std::copy(t, t + 4, r.point);
+        r.size = 4;
+        r.nearest.setZero();
+        return r;
+      }
+      if (e == Enclosure::kApart) {
+        r.separated = true;
+        return r;
+      }
+      walk = false;  // undecided: the nearest-point steps go on
     }
     r.point[r.size++] = s;
     const Vector3d next = reduce_simplex(r.point, r.size);
