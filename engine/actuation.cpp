@@ -6,6 +6,7 @@
 #include "engine/dynamics.h"
 #include "engine/forward.h"
 #include "engine/kinematics.h"
+#include "engine/length_range.h"
 #include "engine/spatial.h"
 #include "model/numeric_limits.h"
 
@@ -491,45 +492,6 @@ double actuator_velocity_slope(const Model& m, const Data& d, int i) {
   return slope;
 }
 
-namespace {
-
-// Muscles need the range of their actuator length. When the model does not
-// give `lengthrange`, Pliant estimates it by sweeping each limited hinge and
-// slide joint through its range (one at a time, the others at qpos0) and
-// taking the extremes. MuJoCo 2.2.2 finds it instead by simulating the
-// muscle pulled to each end with limits active, which Pliant does not do
-// yet; the estimate is recorded as a model warning.
-void estimate_muscle_length_ranges(Model& m, Data& d) {
-  Actuators& a = m.actuators;
-  constexpr int kSamples = 41;
-  for (int i = 0; i < m.nu; ++i) {
-    const bool muscle = a.gain_type[i] == GainType::kMuscle || a.bias_type[i] == BiasType::kMuscle;
-    if (!muscle || a.length_range[i][0] < a.length_range[i][1]) continue;
-    double low = d.actuator_length[i], high = d.actuator_length[i];
-    for (int j = 0; j < m.joints.count(); ++j) {
-      const JointType type = m.joints.type[j];
-      if (!m.joints.limited[j] || (type != JointType::kHinge && type != JointType::kSlide)) {
-        continue;
-      }
-      const int q = m.joints.qpos_adr[j];
-      for (int k = 0; k < kSamples; ++k) {
-        d.qpos = Eigen::Map<const VectorXd>(m.qpos0.data(), m.nq);
-        const Vector2d& range = m.joints.range[j];
-        d.qpos[q] = range[0] + (range[1] - range[0]) * k / (kSamples - 1);
-        forward_position(m, d);
-        low = std::min(low, d.actuator_length[i]);
-        high = std::max(high, d.actuator_length[i]);
-      }
-    }
-    a.length_range[i] = Vector2d(low, high);
-    m.warnings.push_back("actuator '" + a.name[i] + "' is a muscle without lengthrange; Pliant " +
-                         "estimated [" + std::to_string(low) + ", " + std::to_string(high) +
-                         "] from the joint ranges (give lengthrange to set it exactly)");
-  }
-}
-
-}  // namespace
-
 void compute_actuator_constants(Model& m) {
   Actuators& a = m.actuators;
   a.acc0.assign(m.nu, 0);
@@ -562,7 +524,7 @@ void compute_actuator_constants(Model& m) {
     }
     bias[2] = -bias[2] * 2 * std::sqrt(gain[0] * mass);
   }
-  estimate_muscle_length_ranges(m, d);
+  compute_length_ranges(m);
 }
 
 }  // namespace pliant

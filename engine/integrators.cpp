@@ -38,8 +38,13 @@ void advance(const Model& m, Data& d, const VectorXd& qacc) {
 void integrate_euler(const Model& m, Data& d) {
   bool damped = false;
   for (double damping : m.dofs.damping) damped = damped || damping > 0;
-  // eulerdamp off (MuJoCo 3.x): damping stays explicit, in qacc.
-  if (!damped || !m.options.flags.eulerdamp) return advance(m, d, d.qacc);
+  // eulerdamp off (MuJoCo 3.x): damping stays explicit, in qacc. With the
+  // damper flag off there is no damping to treat implicitly (as MuJoCo
+  // 3.3.8; the length-range runs, which turn dampers off, agree with its
+  // ranges to round-off only so).
+  if (!damped || !m.options.flags.eulerdamp || !m.options.flags.damper) {
+    return advance(m, d, d.qacc);
+  }
   // Same tree sparsity as M: only the diagonal changes.
   const double h = m.options.timestep;
   Workspace& w = workspace(d);

@@ -132,6 +132,7 @@ class Compiler {
     m_.model_name = spec_.model_name;
     m_.file = spec_.file;
     m_.options = spec_.options;
+    m_.lengthrange = spec_.compiler.lengthrange;
     m_.stat = spec_.stat;
     // Documented MJCF accepted without effect: each attribute once.
     std::set<std::string> noted;
@@ -1069,6 +1070,7 @@ class Compiler {
       a.length0.push_back(0);
       a.length_range.push_back(s.lengthrange);
       a.name.push_back(s.name);
+      a.where.push_back(s.where);
       add_name(ObjectType::kActuator, s.name, static_cast<int>(i), s.where, "actuator");
       // One activation per actuator with dynamics, in actuator order (MuJoCo
       // 3.x allows stateful and stateless actuators in any order).

@@ -127,6 +127,28 @@ struct OptionFlags {
   int enable_bits() const;   // MuJoCo's mjtEnableBit mask
 };
 
+// Where an element was written, for error messages.
+struct SourceLocation {
+  std::string file;
+  int line = 0;
+};
+
+// How the compiler finds actuator length ranges by simulation
+// (<compiler><lengthrange>, with MuJoCo's defaults; engine/length_range.h).
+struct LengthRangeOptions {
+  enum class Mode { kNone, kMuscle, kMuscleUser, kAll };
+  Mode mode = Mode::kMuscle;  // which actuators: muscles by default
+  bool useexisting = true;    // keep a range the model gives (min < max)
+  bool uselimit = false;      // take a limited joint's or tendon's range as it is
+  double accel = 20;          // target acceleration of the pull
+  double maxforce = 0;        // bound on the pulling force's norm (0: none)
+  double timeconst = 1;       // velocity decay time constant
+  double timestep = 0.01;     // simulation step (0: the model's)
+  double inttotal = 10;       // simulated time per direction
+  double interval = 2;        // final window whose extremes are the range
+  double tolrange = 0.05;     // allowed spread in that window, share of the range
+};
+
 struct Options {
   double timestep = 0.002;  // s
   double apirate = 100;     // Hz
@@ -399,6 +421,7 @@ struct Actuators {
   // normalise their length; (0, 0) when unknown.
   std::vector<Vector2d> length_range;
   std::vector<std::string> name;
+  std::vector<SourceLocation> where;  // the MJCF element, for errors found after compiling
   int count() const { return static_cast<int>(trn_type.size()); }
 };
 
@@ -504,6 +527,7 @@ struct Model {
   bool has_gravcomp = false;  // some body has gravcomp != 0
 
   Options options;
+  LengthRangeOptions lengthrange;  // used once, when the model's constants are computed
   Bodies bodies;
   Joints joints;
   Dofs dofs;

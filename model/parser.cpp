@@ -62,14 +62,24 @@ class Parser {
             fail_at(child,
                     "<compiler> takes only <lengthrange> children, found <" + child.name + ">");
           }
-          // How MuJoCo simulates actuator length ranges; Pliant estimates them.
+          // How actuator length ranges are found by simulation.
           AttributeReader lr(child, &spec_.notes);
-          for (const char* name : {"mode", "useexisting", "uselimit", "accel", "maxforce",
-                                   "timeconst", "timestep", "inttotal", "interval", "tolrange"}) {
-            lr.accept_unused(name,
-                             "Pliant estimates actuator length ranges from joint and tendon "
-                             "ranges (docs/mujoco3-differences.md)");
-          }
+          LengthRangeOptions& o = spec_.compiler.lengthrange;
+          using Mode = LengthRangeOptions::Mode;
+          lr.read_keyword("mode", o.mode,
+                          {{"none", Mode::kNone},
+                           {"muscle", Mode::kMuscle},
+                           {"muscleuser", Mode::kMuscleUser},
+                           {"all", Mode::kAll}});
+          lr.read_bool("useexisting", o.useexisting);
+          lr.read_bool("uselimit", o.uselimit);
+          lr.read("accel", o.accel);
+          lr.read("maxforce", o.maxforce);
+          lr.read("timeconst", o.timeconst);
+          lr.read("timestep", o.timestep);
+          lr.read("inttotal", o.inttotal);
+          lr.read("interval", o.interval);
+          lr.read("tolrange", o.tolrange);
           lr.finish();
           no_children(child);
         }

@@ -15,12 +15,6 @@
 
 namespace pliant {
 
-// Where an element was written, for error messages.
-struct SourceLocation {
-  std::string file;
-  int line = 0;
-};
-
 // "false", "true" or "auto" attributes (limited, ctrllimited, ...).
 enum class TriState { kFalse, kTrue, kAuto };
 
@@ -41,6 +35,7 @@ struct CompilerSettings {
   bool exactmeshinertia = false;
   bool fitaabb = false;     // fit primitives to a mesh's bounding box, not its inertia box
   bool fusestatic = false;  // fuse bodies without joints into their parents
+  LengthRangeOptions lengthrange;
 };
 
 // A rigid placement of points and frames in a body: a <frame>'s pose, or a

@@ -281,9 +281,12 @@ inline void set_random_state(const Model& model, Data& data, const mjModel& ref,
   (void)ref;
 }
 
-// MuJoCo 2.2.2 finds a muscle's length range by simulating it at compile
-// time; Pliant estimates it from the joint ranges (a model warning says so).
-// To compare the muscle model itself, Pliant takes MuJoCo's range here.
+// Muscle length ranges: both MuJoCo versions and Pliant simulate them at
+// compile time. Pliant follows 3.3.8, whose Euler steps leave out implicit
+// joint damping while dampers are off (as in those runs); 2.2.2 keeps it,
+// so arm26's ranges differ by up to 5.2e-6 (named in
+// docs/mujoco3-differences.md, "muscle length range"). To compare the
+// muscle model itself, Pliant takes 2.2.2's range here.
 inline void use_reference_muscle_ranges(Model& model, const mjModel& ref) {
   for (int i = 0; i < model.nu; ++i) {
     if (ref.actuator_gaintype[i] == mjGAIN_MUSCLE || ref.actuator_biastype[i] == mjBIAS_MUSCLE) {

@@ -162,8 +162,9 @@ TEST(Actuation, ActuationFlagOffGivesNoForce) {
 TEST(Actuation, MuscleAtOptimalLengthGivesPeakForce) {
   // lengthrange [0, 1] and range (0.75, 1.05): L0 = 1 / 0.3, and the
   // normalised length L = 0.75 + length / L0 is 1 at length 0.25 L0.
-  Model m = slide_model(R"(<muscle joint="s" force="100"/>)");
-  m.actuators.length_range[0] = Vector2d(0, 1);
+  // The slide is unlimited, so the range is given (a simulated one would
+  // never settle).
+  Model m = slide_model(R"(<muscle joint="s" force="100" lengthrange="0 1"/>)");
   const double L0 = 1 / 0.3;
   Data d(m);
   d.qpos << 0.25 * L0;
@@ -187,8 +188,7 @@ TEST(Actuation, MuscleAtOptimalLengthGivesPeakForce) {
 }
 
 TEST(Actuation, MuscleWithoutForceUsesScaleOverAcc0) {
-  Model m = slide_model(R"(<muscle joint="s" scale="300"/>)");
-  m.actuators.length_range[0] = Vector2d(0, 1);
+  Model m = slide_model(R"(<muscle joint="s" scale="300" lengthrange="0 1"/>)");
   Data d(m);
   d.qpos << 0.25 / 0.3;
   d.act << 1;
@@ -263,4 +263,26 @@ TEST(Actuation, BallJointLengthIsGearDotRotationVector) {
 }
 
 }  // namespace
+// <compiler><lengthrange>: uselimit takes a limited joint's range as it is
+// (no gear); mode "none" leaves a muscle without a range; without them the
+// range is simulated and lies within the joint's reach times the gear.
+TEST(Actuation, LengthRangeOptionsChooseHowRangesAreFound) {
+  const std::string arm = R"(
+    <worldbody><body><joint name="j" axis="0 0 1" range="-0.5 1"/>
+      <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.03"/></body></worldbody>
+    <actuator><muscle joint="j" gear="0.1"/></actuator></mujoco>)";
+  const auto range = [&](const std::string& compiler) {
+    const Model m = load_model_from_string("<mujoco><compiler angle=\"radian\">" + compiler +
+                                           "</compiler>" + arm);
+    return m.actuators.length_range[0];
+  };
+  EXPECT_EQ(range(R"(<lengthrange uselimit="true"/>)"), Vector2d(-0.5, 1));
+  EXPECT_EQ(range(R"(<lengthrange mode="none"/>)"), Vector2d(0, 0));
+  const Vector2d simulated = range("");
+  EXPECT_GT(simulated[0], -0.05 - 1e-3);  // the limit is soft: a little past it
+  EXPECT_LT(simulated[0], -0.05 + 1e-3);
+  EXPECT_GT(simulated[1], 0.1 - 1e-3);
+  EXPECT_LT(simulated[1], 0.1 + 1e-3);
+}
+
 }  // namespace pliant

@@ -92,6 +92,11 @@ const std::vector<BadFile>& bad_files() {
        3,
        {"cannot open mesh file", "attach/wedge.obj"},
        "attach/arm_mesh_in_subdirectory.xml"},
+      // A muscle's length range found by simulation must settle (MuJoCo
+      // 3.3.8 refuses this model too).
+      {"lengthrange_unsettled.xml",
+       10,
+       {"actuator 'free_spin'", "did not settle", "give the actuator a lengthrange"}},
       {"shellinertia_on_mesh.xml",
        11,
        {"shellinertia is for primitive geoms", "inertia=\"shell\""}},
