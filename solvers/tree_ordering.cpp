@@ -1,6 +1,7 @@
 #include "solvers/tree_ordering.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace pliant {
 namespace {
@@ -171,7 +172,7 @@ void TreeOrdering::reverse_cuthill_mckee() {
 // with the fewest neighbours (ties: the lowest index), joining its
 // neighbours into a clique. The graph is kept as bit rows (trees^2 / 8
 // bytes), so an elimination costs its degree times trees / 64 word
-// operations.
+// operations, and the choice a heap operation per changed degree.
 void TreeOrdering::minimum_degree() {
   const int words = (trees_ + 63) / 64;
   bits_.assign(static_cast<size_t>(trees_) * words, 0);
@@ -186,10 +187,20 @@ void TreeOrdering::minimum_degree() {
   for (int t = 0; t < trees_; ++t) degree_[t] = adjacency_start_[t + 1] - adjacency_start_[t];
   order_.resize(trees_);
   visited_.assign(trees_, 0);
+  // Candidates as (degree, tree) in a min-heap: its top is the scan's
+  // choice, fewest neighbours and then lowest index. A tree whose degree
+  // changes is pushed again; entries that no longer match are dropped when
+  // they reach the top.
+  heap_.clear();
+  for (int t = 0; t < trees_; ++t) heap_.push_back({degree_[t], t});
+  std::make_heap(heap_.begin(), heap_.end(), std::greater<>());
   for (int placed = 0; placed < trees_; ++placed) {
     int v = -1;
-    for (int t = 0; t < trees_; ++t) {
-      if (!visited_[t] && (v < 0 || degree_[t] < degree_[v])) v = t;
+    while (v < 0) {
+      std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
+      const auto [degree, t] = heap_.back();
+      heap_.pop_back();
+      if (!visited_[t] && degree == degree_[t]) v = t;
     }
     order_[placed] = v;
     visited_[v] = 1;
@@ -206,6 +217,8 @@ void TreeOrdering::minimum_degree() {
           degree += __builtin_popcountll(ru[x]);
         }
         degree_[u] = degree;
+        heap_.push_back({degree, u});
+        std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
       }
     }
     // v leaves the graph: clear it from its neighbours' rows (done above)

@@ -12,6 +12,7 @@
 // All memory is kept across calls: once sizes stop growing, compute() makes
 // no heap allocation.
 
+#include <utility>
 #include <vector>
 
 #include "solvers/constraint_problem.h"
@@ -66,6 +67,7 @@ class TreeOrdering {
   // each tree's current degree.
   std::vector<unsigned long long> bits_;
   std::vector<int> degree_;
+  std::vector<std::pair<int, int>> heap_;  // (degree, tree) candidates
 };
 
 }  // namespace pliant

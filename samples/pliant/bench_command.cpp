@@ -2,6 +2,7 @@
 // time per step and what the steps did (contacts, rows, solver iterations),
 // optionally with the time spent in each stage.
 
+#include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -15,6 +16,24 @@
 
 namespace pliant::cli {
 namespace {
+
+// FNV-1a over the bytes of qpos and qvel, in hex: two runs that print the
+// same digest ended in bit-identical states (for checking that a change to
+// the engine leaves trajectories exactly as they were).
+std::string state_digest(const Data& data) {
+  unsigned long long h = 1469598103934665603ull;
+  auto add = [&h](const double* x, long n) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(x);
+    for (long k = 0; k < n * static_cast<long>(sizeof(double)); ++k) {
+      h = (h ^ bytes[k]) * 1099511628211ull;
+    }
+  };
+  add(data.qpos.data(), data.qpos.size());
+  add(data.qvel.data(), data.qvel.size());
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", h);
+  return text;
+}
 
 struct BenchOptions {
   std::string path;
@@ -53,6 +72,7 @@ void run_bench(const BenchOptions& o) {
   line["ncon_mean"] = tally.mean_contacts();
   line["nefc_mean"] = tally.mean_rows();
   line["solver_iter_mean"] = tally.mean_iterations();
+  line["state_digest"] = state_digest(data);
   if (o.profile && o.steps > 0) {
     // Microseconds per step in each stage, then in the rest of the step.
     nlohmann::ordered_json stages;
