@@ -22,7 +22,9 @@ void BlockCholesky::analyse(const ConstraintProblem& p, const TreeOrdering& orde
   // Each row couples its blocks: the earliest one gets the others as later
   // neighbours (the elimination adds the rest of the clique as fill).
   cursor_.assign(blocks_ + 1, 0);
+  // Rows with the previous row's columns add nothing new.
   auto for_row_blocks = [&](int row, auto&& visit) {
+    if (same_columns_as_previous(p, row)) return;
     row_trees_.clear();
     const int adr = p.row_adr[row];
     for (int k = 0; k < p.row_nnz[row]; ++k) {

@@ -10,6 +10,7 @@
 // dual solver (PGS) minimises 0.5 f^T (J M^-1 J^T + R) f + f^T (J a0 - aref)
 // over forces f in the rows' feasible sets. Both give a = a0 + M^-1 J^T f.
 
+#include <algorithm>
 #include <vector>
 
 #include "solvers/statistics.h"
@@ -99,6 +100,16 @@ inline void problem_mass_multiply(const ConstraintProblem& p, const double* x, d
 // x <- M^-1 x.
 inline void problem_mass_solve(const ConstraintProblem& p, double* x) {
   tree_ldl_solve(p.mass_tree, p.mass_factor, p.mass_inverse_diagonal, x);
+}
+
+// Whether row i lists the same columns as row i - 1 (the rows of one
+// contact do): a pass that derives structure from the rows' columns alone
+// can skip it.
+inline bool same_columns_as_previous(const ConstraintProblem& p, int i) {
+  if (i == 0 || p.row_nnz[i] != p.row_nnz[i - 1]) return false;
+  const int* a = p.col + p.row_adr[i];
+  const int* b = p.col + p.row_adr[i - 1];
+  return a == b || std::equal(a, a + p.row_nnz[i], b);
 }
 
 // y = J x (nefc).

@@ -382,7 +382,7 @@ void build_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
     }
     for (int i = 0; i < p.nefc; ++i) {
       const int adr = p.row_adr[i], nnz = p.row_nnz[i];
-      if (nnz == 0) continue;
+      if (nnz == 0 || same_columns_as_previous(p, i)) continue;
       int lowest = slot(position, p.col[adr]);
       for (int k = 1; k < nnz; ++k) lowest = std::min(lowest, slot(position, p.col[adr + k]));
       for (int k = 0; k < nnz; ++k) h.widen(slot(position, p.col[adr + k]), lowest);

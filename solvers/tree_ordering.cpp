@@ -33,7 +33,9 @@ void TreeOrdering::compute(const ConstraintProblem& p, Method method) {
   // island of one robot or one body).
   edge_a_.clear();
   edge_b_.clear();
-  for (int i = 0; i < p.nefc && trees_ > 1; ++i) add_row_edges(p, i);
+  for (int i = 0; i < p.nefc && trees_ > 1; ++i) {
+    if (!same_columns_as_previous(p, i)) add_row_edges(p, i);
+  }
   adjacency_start_.assign(trees_ + 1, 0);
   for (size_t e = 0; e < edge_a_.size(); ++e) {
     ++adjacency_start_[edge_a_[e] + 1];
