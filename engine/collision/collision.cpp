@@ -48,6 +48,7 @@ PairFunction pair_function(GeomType type1, GeomType type2) {
   if (type1 == T::kSphere) {
     if (type2 == T::kSphere) return sphere_sphere;
     if (type2 == T::kCapsule) return sphere_capsule;
+    if (type2 == T::kCylinder) return sphere_cylinder;
     if (type2 == T::kBox) return sphere_box;
   }
   if (type1 == T::kCapsule) {
@@ -311,6 +312,23 @@ double geom_distance(const Model& m, const Data& d, int geom1, int geom2, double
   if (flip) std::swap(geom1, geom2);
   const PairFunction fn = pair_function(m.geoms.type[geom1], m.geoms.type[geom2]);
   if (fn == nullptr) return distmax;
+  if (m.options.flags.nativeccd && (fn == convex_convex || fn == box_box)) {
+    // General convex pairs and boxes are measured by GJK (EPA when they
+    // overlap), as MuJoCo 3.3.8 does with its native convex collision.
+    double dist;
+    Vector3d pa, pb;
+    if (!ccd_distance(shape_of(m, d, geom1), shape_of(m, d, geom2), distmax, &dist, &pa, &pb)) {
+      return distmax;
+    }
+    if (fromto) {
+      if (flip) std::swap(pa, pb);
+      for (int i = 0; i < 3; ++i) {
+        fromto[i] = pa[i];
+        fromto[3 + i] = pb[i];
+      }
+    }
+    return dist;
+  }
   static thread_local RawContact raw[kMaxPairContacts];
   const int count = fn(shape_of(m, d, geom1), shape_of(m, d, geom2), distmax, raw);
   double dist = distmax;

@@ -494,8 +494,9 @@ bool epa(const Minkowski& support, const Simplex& s, double tolerance, int itera
 }
 
 // The contact of EPA's face: depth, normal (from a to b) and the midpoint of
-// the witness points.
-bool face_contact(const Polytope& p, const Face& f, RawContact* out) {
+// the witness points (given back in *pa_out, *pb_out when asked).
+bool face_contact(const Polytope& p, const Face& f, RawContact* out, Vector3d* pa_out = nullptr,
+                  Vector3d* pb_out = nullptr) {
   const Vertex& a = p.vertex[f.v[0]];
   const Vertex& b = p.vertex[f.v[1]];
   const Vertex& c = p.vertex[f.v[2]];
@@ -512,6 +513,8 @@ bool face_contact(const Polytope& p, const Face& f, RawContact* out) {
   out->dist = -f.dist;
   out->normal = f.normal;
   out->pos = 0.5 * (pa + pb);
+  if (pa_out) *pa_out = pa;
+  if (pb_out) *pb_out = pb;
   return out->pos.allFinite() && out->normal.allFinite() && std::isfinite(out->dist);
 }
 
@@ -559,6 +562,47 @@ int ccd_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate
   if (!epa(shapes, s, exact ? kTiny : tolerance, iterations, polytope, chosen)) return 0;
   if (!face_contact(polytope, chosen, out)) return 0;
   return out->dist < 0 ? 1 : 0;
+}
+
+bool ccd_distance(const GeomShape& a, const GeomShape& b, double cutoff, double* dist,
+                  Vector3d* pa, Vector3d* pb) {
+  const double tolerance = a.mpr_tolerance;
+  const int iterations = a.mpr_iterations;
+  const double tolerance2 = tolerance * tolerance;
+  const Vector3d guess = a.pos - b.pos;
+  auto apart = [&](const Simplex& s, double grow_a, double grow_b) {
+    const double distance = s.nearest.norm();
+    simplex_witness(s, *pa, *pb);
+    const Vector3d n = -s.nearest / distance;  // from a towards b
+    *dist = distance - (grow_a + grow_b);
+    *pa += grow_a * n;
+    *pb -= grow_b * n;
+    return *dist < cutoff && pa->allFinite() && pb->allFinite();
+  };
+
+  if (is_round(a) || is_round(b)) {
+    // The cores first, each round shape's radius added after.
+    const Minkowski cores{a, b, 0, 0, is_round(a), is_round(b)};
+    const double grow_a = is_round(a) ? a.size[0] : 0;
+    const double grow_b = is_round(b) ? b.size[0] : 0;
+    const Simplex s = gjk(cores, guess, cutoff + grow_a + grow_b, tolerance2, iterations);
+    if (s.separated) return false;
+    if (s.nearest.norm() > tolerance) return apart(s, grow_a, grow_b);
+  }
+
+  // Overlapping shapes get EPA's depth, exact for two polytopes.
+  const bool exact = is_polytope(a) && is_polytope(b);
+  const Minkowski shapes{a, b, 0, 0, false, false, exact};
+  const Simplex s = gjk(shapes, guess, cutoff, tolerance2, iterations);
+  if (s.separated) return false;
+  if (s.nearest.norm() > tolerance) return apart(s, 0, 0);
+  Polytope polytope;
+  Face chosen;
+  RawContact contact;
+  if (!epa(shapes, s, exact ? kTiny : tolerance, iterations, polytope, chosen)) return false;
+  if (!face_contact(polytope, chosen, &contact, pa, pb)) return false;
+  *dist = contact.dist;
+  return *dist < cutoff;
 }
 
 }  // namespace pliant::collision

@@ -85,6 +85,7 @@ int plane_convex(const GeomShape& a, const GeomShape& b, double margin, RawConta
 int plane_mesh(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
 int sphere_sphere(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
 int sphere_capsule(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
+int sphere_cylinder(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
 int capsule_capsule(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
 int sphere_box(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
 int capsule_box(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
@@ -99,6 +100,12 @@ int mpr_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate
 int ccd_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate_a,
                     const GeomShape& b, const Vector3d& centre_b, double inflate_b,
                     RawContact* out);
+// The signed distance between a and b when below `cutoff` (> 0), as
+// MuJoCo 3.3.8 measures geom distances with its native convex collision:
+// GJK's nearest points while apart, EPA's witness points when they overlap
+// (pa on a, pb on b). False when the shapes are `cutoff` or more apart.
+bool ccd_distance(const GeomShape& a, const GeomShape& b, double cutoff, double* dist,
+                  Vector3d* pa, Vector3d* pb);
 // Outward surface normal of a smooth geom (sphere, capsule, ellipsoid,
 // cylinder side) at world point x, replacing *n; false for other shapes.
 bool smooth_surface_normal(const GeomShape& g, const Vector3d& x, Vector3d* n);

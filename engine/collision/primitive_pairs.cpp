@@ -161,6 +161,51 @@ int sphere_capsule(const GeomShape& a, const GeomShape& b, double margin, RawCon
                            margin, out);
 }
 
+// Sphere (a) and cylinder (b), as MuJoCo 3.3.8 collides them: from the
+// centre's height x along the axis and its offset p from the axis, the side
+// (|x| < half-height) is a sphere of the cylinder's radius on the axis at
+// height x, a cap (|p| < radius) is the plane of that cap, and otherwise the
+// nearest rim point is a sphere of radius 0. A centre inside the cylinder
+// takes the side or the cap, whichever is nearer (the side on a tie).
+int sphere_cylinder(const GeomShape& a, const GeomShape& b, double margin, RawContact* out) {
+  const Vector3d axis = b.mat.col(2);
+  const double radius = b.size[0], height = b.size[1];
+  const Vector3d offset = a.pos - b.pos;
+  const double x = axis.dot(offset);
+  const Vector3d along = axis * x;
+  const Vector3d across = offset - along;
+  const double across2 = across.dot(across);
+  bool side = std::abs(x) < height;
+  bool cap = across2 < radius * radius;
+  if (side && cap) {
+    if (height - std::abs(x) < radius - std::sqrt(across2)) {
+      side = false;
+    } else {
+      cap = false;
+    }
+  }
+  if (side) {
+    return sphere_sphere_raw(a.pos, a.size[0], a.mat.col(2), along + b.pos, radius, axis, margin,
+                             out);
+  }
+  if (cap) {
+    // The cap's plane, its normal outward; the normal then turns to point
+    // from the sphere into the cylinder.
+    const Vector3d n = x > 0 ? axis : Vector3d(-axis);
+    const Vector3d centre = b.pos + n * height;
+    const double dist = n.dot(a.pos - centre) - a.size[0];
+    if (dist > margin) return 0;
+    out->dist = dist;
+    out->pos = a.pos - n * (a.size[0] + 0.5 * dist);
+    out->normal = -n;
+    return 1;
+  }
+  // across2 >= radius^2 here; it is 0 only for a cylinder of radius 0.
+  const double reach = across2 > 0 ? radius / std::sqrt(across2) : 0.0;
+  const Vector3d rim = axis * (x > 0 ? height : -height) + across * reach;
+  return sphere_sphere_raw(a.pos, a.size[0], a.mat.col(2), rim + b.pos, 0, axis, margin, out);
+}
+
 // Capsule and capsule: nearest points of the two segments p1 + x1 a1 and
 // p2 + x2 a2 (x in [-1, 1], a scaled by the half-length) solve
 //   [ma mb; mb mc] [x1; x2] = [u; v],

@@ -17,14 +17,14 @@
 //  - general convex pairs (ellipsoid, cylinder, mesh combinations, by MPR in
 //    both engines with the same portal steps, tolerance and normal
 //    correction): within kConvexTolerance = 1e-2 on dist, pos and normal.
-//    Measured: every pair agrees to ~1e-11 except sphere-cylinder (and, in
-//    scenes, deep mesh-mesh overlaps): when a flat cylinder end or mesh face
-//    lies deep inside the other shape, MPR's tolerance test stops at a
-//    portal whose choice depends on last-bit rounding of the support points,
-//    and the two engines' different (but equally valid) roundings end on
-//    different portals: up to 8.8e-3 in dist, 1.5e-4 in pos, 1.7e-3 in the
-//    normal for sphere-cylinder. The tolerance bounds that, not a different
-//    method.
+//    Measured: every pair agrees to ~1e-11 except, in scenes, deep mesh-mesh
+//    overlaps: when a mesh face lies deep inside the other shape, MPR's
+//    tolerance test stops at a portal whose choice depends on last-bit
+//    rounding of the support points, and the two engines' different (but
+//    equally valid) roundings end on different portals. The tolerance
+//    bounds that, not a different method.
+//  - sphere-cylinder: Pliant follows MuJoCo 3.3.8's analytic pair, 2.2.2
+//    runs MPR; counts are compared, values measured (compare_sphere_cylinder).
 // The test prints the worst error per pair.
 //
 // Scene conformance: at 20 random states of each corpus model, the contact
@@ -339,6 +339,32 @@ void compare_contacts(const Model& model, const std::vector<Contact>& contacts, 
   }
 }
 
+// Stated deviation, sphere-cylinder: Pliant collides it by MuJoCo 3.3.8's
+// analytic pair (side, cap or rim; equal to 3.3.8 to round-off in
+// MuJoCo3.PairContacts.sphere_cylinder), MuJoCo 2.2.2 by MPR, whose depth
+// on deep overlaps is the portal's, not the least. The counts must agree;
+// the values are measured and printed (500 poses, 433 contacts, every
+// count equal: on deep overlaps dist up to 0.079 apart, pos 0.071, and the
+// normals of centres deep inside the cylinder opposite).
+void compare_sphere_cylinder(const std::vector<Contact>& contacts, const mjData& rd, Errors& e,
+                             const std::string& what) {
+  e.contacts += rd.ncon;
+  if (static_cast<int>(contacts.size()) != rd.ncon) {
+    ++e.count_mismatch;
+    ADD_FAILURE() << what << ": Pliant " << contacts.size() << " contacts, MuJoCo " << rd.ncon;
+    return;
+  }
+  for (int i = 0; i < rd.ncon; ++i) {
+    const mjContact& r = rd.contact[i];
+    const Contact& c = contacts[i];
+    e.dist = std::max(e.dist, std::abs(c.dist - r.dist));
+    e.pos = std::max(e.pos, (c.pos - Vector3d(r.pos[0], r.pos[1], r.pos[2])).norm());
+    e.normal = std::max(
+        e.normal, (Vector3d(c.frame.row(0)) - Vector3d(r.frame[0], r.frame[1], r.frame[2])).norm());
+    ++e.compared;
+  }
+}
+
 std::string write_temp(const std::string& xml, const std::string& name) {
   const std::string path = "/tmp/pliant_collision_" + name + ".xml";
   std::ofstream(path) << xml;
@@ -398,6 +424,10 @@ TEST(CollisionConformance, PrimitivePairsMatchMuJoCo) {
         mj_collision(ref.get(), rd.get());
         kinematics(model, data);
         collide(model, data);
+        if (t1 == 2 && t2 == 5) {
+          compare_sphere_cylinder(data.contacts, *rd, e, name + " trial " + std::to_string(trial));
+          continue;
+        }
         compare_contacts(
             model, data.contacts, *ref, *rd, [](int, int) { return false; }, e, e,
             name + " trial " + std::to_string(trial));
@@ -406,7 +436,8 @@ TEST(CollisionConformance, PrimitivePairsMatchMuJoCo) {
                 << std::setw(10) << e.count_mismatch << std::setw(14) << std::setprecision(3)
                 << e.dist << std::setw(14) << e.pos << std::setw(14) << e.normal
                 << (analytic_pair(t1, t2) ? kAnalyticTolerance : kConvexTolerance)
-                << (t1 == 6 && t2 == 6 ? " (face contacts: dist vs 2x MuJoCo)" : "") << "\n";
+                << (t1 == 6 && t2 == 6 ? " (face contacts: dist vs 2x MuJoCo)" : "")
+                << (t1 == 2 && t2 == 5 ? " (counts only: 3.3.8's analytic pair)" : "") << "\n";
     }
   }
 }

@@ -1,6 +1,7 @@
 // GJK and EPA (engine/collision/gjk_epa.cpp) against answers known in closed
 // form: the separating-axis depth of two boxes, the analytic sphere-box
-// contact, and two round ellipsoids (spheres) overlapping.
+// contact, two round ellipsoids (spheres) overlapping, and geom distances
+// of boxes and spheres apart.
 
 #include <gtest/gtest.h>
 
@@ -157,6 +158,79 @@ TEST(GjkEpa, InflationReachesAcrossAGap) {
   EXPECT_NEAR(c.dist, -(0.05 - 0.02), 1e-6);
   EXPECT_NEAR(c.normal.z(), 1, 1e-6);
   EXPECT_EQ(ccd_penetration(a, a.pos, 0.005, mesh, mesh.pos, 0.005, &c), 0);
+}
+
+// Geom distances (ccd_distance): two boxes apart are at least their largest
+// separating-axis gap apart, with witness points on each box exactly that
+// distance apart; overlapping boxes report minus the separating-axis depth.
+TEST(GjkEpa, DistanceOfBoxesIsTheGapOrMinusTheDepth) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> uniform(-1, 1), side(0.1, 0.4);
+  int apart = 0, overlapping = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const GeomShape a = shape(GeomType::kBox, Vector3d(side(rng), side(rng), side(rng)),
+                              Vector3d::Zero(), random_rotation(rng));
+    const GeomShape b =
+        shape(GeomType::kBox, Vector3d(side(rng), side(rng), side(rng)),
+              0.9 * Vector3d(uniform(rng), uniform(rng), uniform(rng)), random_rotation(rng));
+    double depth = INFINITY;
+    for (int i = 0; i < 3; ++i) {
+      depth = std::min({depth, overlap_along(a, b, a.mat.col(i)), overlap_along(a, b, b.mat.col(i))});
+      for (int j = 0; j < 3; ++j) {
+        const Vector3d c = a.mat.col(i).cross(b.mat.col(j));
+        if (c.norm() > 1e-6) depth = std::min(depth, overlap_along(a, b, c.normalized()));
+      }
+    }
+    double dist;
+    Vector3d pa, pb;
+    const bool found = ccd_distance(a, b, 10, &dist, &pa, &pb);
+    ASSERT_TRUE(found) << "trial " << trial;
+    if (depth > 0) {
+      EXPECT_NEAR(dist, -depth, 1e-9) << "trial " << trial;
+      ++overlapping;
+      continue;
+    }
+    EXPECT_GE(dist, -depth - 1e-9) << "trial " << trial;
+    EXPECT_NEAR((pb - pa).norm(), dist, 1e-9) << "trial " << trial;
+    for (const auto& [g, p] : {std::pair{&a, pa}, std::pair{&b, pb}}) {
+      const Vector3d local = g->mat.transpose() * (p - g->pos);
+      EXPECT_LE((local.cwiseAbs() - g->size).maxCoeff(), 1e-9) << "trial " << trial;
+    }
+    ++apart;
+  }
+  EXPECT_GT(apart, 100);
+  EXPECT_GT(overlapping, 50);
+  double dist;
+  Vector3d pa, pb;
+  const GeomShape a =
+      shape(GeomType::kBox, Vector3d(0.1, 0.1, 0.1), Vector3d::Zero(), Matrix3d::Identity());
+  const GeomShape far =
+      shape(GeomType::kBox, Vector3d(0.1, 0.1, 0.1), Vector3d(0.5, 0, 0), Matrix3d::Identity());
+  EXPECT_FALSE(ccd_distance(a, far, 0.25, &dist, &pa, &pb));  // 0.3 apart, beyond the cutoff
+  ASSERT_TRUE(ccd_distance(a, far, 0.35, &dist, &pa, &pb));
+  EXPECT_NEAR(dist, 0.3, 1e-12);
+}
+
+// Round ellipsoids (spheres) apart: the distance between the surfaces along
+// the centre line, the witness points on each surface.
+TEST(GjkEpa, DistanceOfRoundEllipsoidsIsAlongTheCentreLine) {
+  std::mt19937_64 rng(13);
+  std::uniform_real_distribution<double> uniform(-1, 1), gap(0.001, 0.3);
+  for (int trial = 0; trial < 50; ++trial) {
+    const GeomShape a = shape(GeomType::kEllipsoid, Vector3d(0.1, 0.1, 0.1), Vector3d::Zero(),
+                              random_rotation(rng));
+    Vector3d direction(uniform(rng), uniform(rng), uniform(rng));
+    direction.normalize();
+    const double g = gap(rng);
+    const GeomShape b = shape(GeomType::kEllipsoid, Vector3d(0.12, 0.12, 0.12),
+                              (0.22 + g) * direction, random_rotation(rng));
+    double dist;
+    Vector3d pa, pb;
+    ASSERT_TRUE(ccd_distance(a, b, 1, &dist, &pa, &pb)) << "trial " << trial;
+    EXPECT_NEAR(dist, g, 1e-9) << "trial " << trial;
+    EXPECT_LT((pa - 0.1 * direction).norm(), 1e-4) << "trial " << trial;
+    EXPECT_LT((pb - b.pos + 0.12 * direction).norm(), 1e-4) << "trial " << trial;
+  }
 }
 
 }  // namespace
