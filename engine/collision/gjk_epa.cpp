@@ -564,8 +564,8 @@ int ccd_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate
   return out->dist < 0 ? 1 : 0;
 }
 
-bool ccd_distance(const GeomShape& a, const GeomShape& b, double cutoff, double* dist,
-                  Vector3d* pa, Vector3d* pb) {
+bool ccd_distance(const GeomShape& a, const GeomShape& b, double cutoff, double* dist, Vector3d* pa,
+                  Vector3d* pb) {
   const double tolerance = a.mpr_tolerance;
   const int iterations = a.mpr_iterations;
   const double tolerance2 = tolerance * tolerance;

@@ -104,8 +104,8 @@ int ccd_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate
 // MuJoCo 3.3.8 measures geom distances with its native convex collision:
 // GJK's nearest points while apart, EPA's witness points when they overlap
 // (pa on a, pb on b). False when the shapes are `cutoff` or more apart.
-bool ccd_distance(const GeomShape& a, const GeomShape& b, double cutoff, double* dist,
-                  Vector3d* pa, Vector3d* pb);
+bool ccd_distance(const GeomShape& a, const GeomShape& b, double cutoff, double* dist, Vector3d* pa,
+                  Vector3d* pb);
 // Outward surface normal of a smooth geom (sphere, capsule, ellipsoid,
 // cylinder side) at world point x, replacing *n; false for other shapes.
 bool smooth_surface_normal(const GeomShape& g, const Vector3d& x, Vector3d* n);

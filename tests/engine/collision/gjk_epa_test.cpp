@@ -175,7 +175,8 @@ TEST(GjkEpa, DistanceOfBoxesIsTheGapOrMinusTheDepth) {
               0.9 * Vector3d(uniform(rng), uniform(rng), uniform(rng)), random_rotation(rng));
     double depth = INFINITY;
     for (int i = 0; i < 3; ++i) {
-      depth = std::min({depth, overlap_along(a, b, a.mat.col(i)), overlap_along(a, b, b.mat.col(i))});
+      depth =
+          std::min({depth, overlap_along(a, b, a.mat.col(i)), overlap_along(a, b, b.mat.col(i))});
       for (int j = 0; j < 3; ++j) {
         const Vector3d c = a.mat.col(i).cross(b.mat.col(j));
         if (c.norm() > 1e-6) depth = std::min(depth, overlap_along(a, b, c.normalized()));
