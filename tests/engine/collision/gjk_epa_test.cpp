@@ -30,6 +30,16 @@ GeomShape shape(GeomType type, const Vector3d& size, const Vector3d& pos, const 
   return g;
 }
 
+// A box of half-sizes in [0.1, largest], turned at random, its centre in the
+// cube [-spread, spread]^3.
+GeomShape random_box(std::mt19937_64& rng, double largest, double spread) {
+  std::uniform_real_distribution<double> side(0.1, largest), uniform(-spread, spread);
+  Vector3d size, pos;
+  for (int k = 0; k < 3; ++k) size[k] = side(rng);
+  for (int k = 0; k < 3; ++k) pos[k] = spread > 0 ? uniform(rng) : 0.0;
+  return shape(GeomType::kBox, size, pos, random_rotation(rng));
+}
+
 // Overlap of two boxes along unit axis n: positive while they overlap.
 double overlap_along(const GeomShape& a, const GeomShape& b, const Vector3d& n) {
   double ra = 0, rb = 0;
@@ -40,37 +50,40 @@ double overlap_along(const GeomShape& a, const GeomShape& b, const Vector3d& n) 
   return ra + rb - std::abs((b.pos - a.pos).dot(n));
 }
 
+// The smallest overlap of two boxes over their 15 separating axes (negative:
+// apart by at least that much), and that axis, from a to b.
+double separating_axis_depth(const GeomShape& a, const GeomShape& b, Vector3d* axis) {
+  std::vector<Vector3d> axes;
+  for (int i = 0; i < 3; ++i) {
+    axes.push_back(a.mat.col(i));
+    axes.push_back(b.mat.col(i));
+    for (int j = 0; j < 3; ++j) {
+      const Vector3d c = a.mat.col(i).cross(b.mat.col(j));
+      if (c.norm() > 1e-6) axes.push_back(c.normalized());
+    }
+  }
+  double depth = INFINITY;
+  for (const Vector3d& n : axes) {
+    const double o = overlap_along(a, b, n);
+    if (o < depth) {
+      depth = o;
+      *axis = (b.pos - a.pos).dot(n) >= 0 ? n : Vector3d(-n);
+    }
+  }
+  return depth;
+}
+
 // Two convex polytopes: EPA runs to the exact face, so the depth is the
 // smallest overlap over the 15 separating axes of two boxes, and the normal
 // is that axis (from a to b).
 TEST(GjkEpa, BoxesFindTheSeparatingAxisDepth) {
   std::mt19937_64 rng(3);
-  std::uniform_real_distribution<double> uniform(-1, 1), side(0.1, 0.5);
   int checked = 0;
   for (int trial = 0; trial < 400; ++trial) {
-    const GeomShape a = shape(GeomType::kBox, Vector3d(side(rng), side(rng), side(rng)),
-                              Vector3d::Zero(), random_rotation(rng));
-    const GeomShape b =
-        shape(GeomType::kBox, Vector3d(side(rng), side(rng), side(rng)),
-              0.6 * Vector3d(uniform(rng), uniform(rng), uniform(rng)), random_rotation(rng));
-    double depth = INFINITY;
-    Vector3d axis(0, 0, 0);
-    std::vector<Vector3d> axes;
-    for (int i = 0; i < 3; ++i) {
-      axes.push_back(a.mat.col(i));
-      axes.push_back(b.mat.col(i));
-      for (int j = 0; j < 3; ++j) {
-        const Vector3d c = a.mat.col(i).cross(b.mat.col(j));
-        if (c.norm() > 1e-6) axes.push_back(c.normalized());
-      }
-    }
-    for (const Vector3d& n : axes) {
-      const double o = overlap_along(a, b, n);
-      if (o < depth) {
-        depth = o;
-        axis = (b.pos - a.pos).dot(n) >= 0 ? n : Vector3d(-n);
-      }
-    }
+    const GeomShape a = random_box(rng, 0.5, 0);
+    const GeomShape b = random_box(rng, 0.5, 0.6);
+    Vector3d axis;
+    const double depth = separating_axis_depth(a, b, &axis);
     RawContact c;
     const int count = ccd_penetration(a, a.pos, 0, b, b.pos, 0, &c);
     if (depth <= 0) {
@@ -165,23 +178,12 @@ TEST(GjkEpa, InflationReachesAcrossAGap) {
 // distance apart; overlapping boxes report minus the separating-axis depth.
 TEST(GjkEpa, DistanceOfBoxesIsTheGapOrMinusTheDepth) {
   std::mt19937_64 rng(11);
-  std::uniform_real_distribution<double> uniform(-1, 1), side(0.1, 0.4);
   int apart = 0, overlapping = 0;
   for (int trial = 0; trial < 400; ++trial) {
-    const GeomShape a = shape(GeomType::kBox, Vector3d(side(rng), side(rng), side(rng)),
-                              Vector3d::Zero(), random_rotation(rng));
-    const GeomShape b =
-        shape(GeomType::kBox, Vector3d(side(rng), side(rng), side(rng)),
-              0.9 * Vector3d(uniform(rng), uniform(rng), uniform(rng)), random_rotation(rng));
-    double depth = INFINITY;
-    for (int i = 0; i < 3; ++i) {
-      depth =
-          std::min({depth, overlap_along(a, b, a.mat.col(i)), overlap_along(a, b, b.mat.col(i))});
-      for (int j = 0; j < 3; ++j) {
-        const Vector3d c = a.mat.col(i).cross(b.mat.col(j));
-        if (c.norm() > 1e-6) depth = std::min(depth, overlap_along(a, b, c.normalized()));
-      }
-    }
+    const GeomShape a = random_box(rng, 0.4, 0);
+    const GeomShape b = random_box(rng, 0.4, 0.9);
+    Vector3d axis;
+    const double depth = separating_axis_depth(a, b, &axis);
     double dist;
     Vector3d pa, pb;
     const bool found = ccd_distance(a, b, 10, &dist, &pa, &pb);
