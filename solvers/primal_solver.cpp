@@ -17,6 +17,7 @@ void SolverWorkspace::prepare(const ConstraintProblem& p) {
   jv.resize(nefc);
   quadratic.resize(3 * static_cast<size_t>(nefc));
   rank_vector.assign(nv, 0.0);
+  gathered.resize(nv);
   state.resize(nefc);
   old_state.resize(nefc);
   cone_hessian.resize(static_cast<size_t>(p.ncone) * kMaxConeDim * kMaxConeDim);
@@ -39,6 +40,59 @@ namespace {
 
 constexpr int kRefresh = 50;
 
+// run_end[i]: the end of the run of rows from i that list row i's columns
+// (a contact's pyramid rows, a weld's six).
+void find_row_runs(const ConstraintProblem& p, std::vector<int>& run_end) {
+  run_end.resize(p.nefc);
+  for (int i = p.nefc - 1; i >= 0; --i) {
+    const bool joined = i + 1 < p.nefc && same_columns_as_previous(p, i + 1);
+    run_end[i] = joined ? run_end[i + 1] : i + 1;
+  }
+}
+
+// y = J x, a run's entries of x gathered once (each row's sum in the same
+// order as problem_jacobian_multiply).
+void jacobian_multiply(const ConstraintProblem& p, SolverWorkspace& w, const double* x, double* y) {
+  double* gathered = w.gathered.data();
+  for (int i = 0; i < p.nefc;) {
+    const int end = w.row_run_end[i], n = p.row_nnz[i];
+    const int* cols = p.col + p.row_adr[i];
+    for (int k = 0; k < n; ++k) gathered[k] = x[cols[k]];
+    for (; i < end; ++i) {
+      const double* jac = p.J + p.row_adr[i];
+      double sum = 0;
+      for (int k = 0; k < n; ++k) sum += jac[k] * gathered[k];
+      y[i] = sum;
+    }
+  }
+}
+
+// y = J^T f, a run's entries of y read and written once (each entry's sum
+// in the same order as problem_jacobian_transpose_multiply).
+void jacobian_transpose_multiply(const ConstraintProblem& p, SolverWorkspace& w, const double* f,
+                                 double* y) {
+  std::fill(y, y + p.nv, 0.0);
+  double* gathered = w.gathered.data();
+  for (int i = 0; i < p.nefc;) {
+    const int end = w.row_run_end[i], n = p.row_nnz[i];
+    const int* cols = p.col + p.row_adr[i];
+    bool any = false;
+    for (int r = i; r < end && !any; ++r) any = f[r] != 0;
+    if (!any) {
+      i = end;
+      continue;
+    }
+    for (int k = 0; k < n; ++k) gathered[k] = y[cols[k]];
+    for (; i < end; ++i) {
+      const double fi = f[i];
+      if (fi == 0) continue;
+      const double* jac = p.J + p.row_adr[i];
+      for (int k = 0; k < n; ++k) gathered[k] += jac[k] * fi;
+    }
+    for (int k = 0; k < n; ++k) y[cols[k]] = gathered[k];
+  }
+}
+
 double dot(const std::vector<double>& a, const std::vector<double>& b) {
   double sum = 0;
   for (size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
@@ -52,7 +106,7 @@ double update_constraints(const ConstraintProblem& p, SolverWorkspace& w, bool c
   const double cost = gauss_cost(p, r.qacc.data(), w.ma.data()) +
                       evaluate_constraints(p, w.jar.data(), w.state.data(), r.force.data(),
                                            cone_hessians ? w.cone_hessian.data() : nullptr);
-  problem_jacobian_transpose_multiply(p, r.force.data(), r.qfrc_constraint.data());
+  jacobian_transpose_multiply(p, w, r.force.data(), r.qfrc_constraint.data());
   for (int k = 0; k < p.nv; ++k) w.grad[k] = w.ma[k] - p.qfrc_smooth[k] - r.qfrc_constraint[k];
   return cost;
 }
@@ -71,6 +125,7 @@ void precondition(const ConstraintProblem& p, SolverWorkspace& w, PrimalMethod m
 
 void solve_primal(const ConstraintProblem& p, SolverWorkspace& w, PrimalMethod method) {
   w.prepare(p);
+  find_row_runs(p, w.row_run_end);
   SolverResult& r = w.result;
   SolverStatistics& stats = r.statistics;
   const int nv = p.nv, nefc = p.nefc;
@@ -84,7 +139,7 @@ void solve_primal(const ConstraintProblem& p, SolverWorkspace& w, PrimalMethod m
     std::copy(p.jar_start, p.jar_start + nefc, w.jar.begin());
   } else {
     problem_mass_multiply(p, r.qacc.data(), w.ma.data());
-    problem_jacobian_multiply(p, r.qacc.data(), w.jar.data());
+    jacobian_multiply(p, w, r.qacc.data(), w.jar.data());
     for (int i = 0; i < nefc; ++i) w.jar[i] -= p.aref[i];
   }
   double cost = update_constraints(p, w, newton);
@@ -101,7 +156,7 @@ void solve_primal(const ConstraintProblem& p, SolverWorkspace& w, PrimalMethod m
     // The 1-D problem along s: J s, M s and the Gauss coefficients
     // [0.5 (Ma - qfrc_smooth)^T (a - a0), s^T (Ma - qfrc_smooth), 0.5 s^T M s].
     problem_mass_multiply(p, w.search.data(), w.msearch.data());
-    problem_jacobian_multiply(p, w.search.data(), w.jv.data());
+    jacobian_multiply(p, w, w.search.data(), w.jv.data());
     double g1 = 0, g2 = 0;
     for (int k = 0; k < nv; ++k) {
       g1 += w.search[k] * (w.ma[k] - p.qfrc_smooth[k]);
@@ -129,7 +184,7 @@ void solve_primal(const ConstraintProblem& p, SolverWorkspace& w, PrimalMethod m
     // iterations so the gradient stays the cost's.
     if ((iter + 1) % kRefresh == 0) {
       problem_mass_multiply(p, r.qacc.data(), w.ma.data());
-      problem_jacobian_multiply(p, r.qacc.data(), w.jar.data());
+      jacobian_multiply(p, w, r.qacc.data(), w.jar.data());
       for (int i = 0; i < nefc; ++i) w.jar[i] -= p.aref[i];
     }
     if (!newton) {

@@ -19,6 +19,10 @@ struct SolverWorkspace {
   std::vector<double> ma, grad, mgrad, search, msearch, grad_old, mgrad_old, scratch_nv;
   // nefc
   std::vector<double> jar, jv, quadratic, rank_vector;
+  // Rows with the same columns: row_run_end[i] ends row i's run; a run's
+  // entries of a vector are gathered in `gathered` (nv).
+  std::vector<int> row_run_end;
+  std::vector<double> gathered;
   std::vector<RowState> state, old_state;
   std::vector<double> cone_hessian;      // kMaxConeDim^2 per cone
   std::vector<double> cone_product;      // Hc Jc for one cone
