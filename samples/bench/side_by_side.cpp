@@ -213,28 +213,29 @@ Comparison compare(const Workload& w, const Settings& s) {
 // `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*counted_steps*'`
 // (samples/bench/instruction_counts.sh), only these calls are counted.
 __attribute__((noinline)) void counted_steps_pliant(const pliant::Model& model, pliant::Data& data,
-                                                    long steps, ControlNoise& noise) {
-  StepTally ignored;
-  pliant::bench::step_pliant(model, data, steps, noise, ignored);
+                                                    long steps, ControlNoise& noise,
+                                                    StepTally& tally) {
+  pliant::bench::step_pliant(model, data, steps, noise, tally);
 }
 
 __attribute__((noinline)) void counted_steps_mujoco(const mjModel* m, mjData* d, long steps,
-                                                    ControlNoise& noise) {
-  StepTally ignored;
-  step_mujoco(m, d, steps, noise, ignored);
+                                                    ControlNoise& noise, StepTally& tally) {
+  step_mujoco(m, d, steps, noise, tally);
 }
 
-// One engine on one workload: the warm-up, then `steps` counted steps.
+// One engine on one workload: the warm-up, then `steps` counted steps, whose
+// mean contact count is printed (per-contact costs of piles).
 int count_instructions(const Workload& w, const std::string& engine, long warmup, long steps) {
   std::string path = w.path;
   if (w.boxes > 0) path = write_box_pile(w.boxes, engine == "mujoco" ? 24 * w.boxes : 0);
   ControlNoise noise(w.ctrl_noise);
-  StepTally ignored;
+  StepTally ignored, counted;
   if (engine == "pliant") {
     const pliant::Model model = pliant::load_model(path);
     pliant::Data data(model);
     pliant::bench::step_pliant(model, data, warmup, noise, ignored);
-    counted_steps_pliant(model, data, steps, noise);
+    counted_steps_pliant(model, data, steps, noise, counted);
+    std::printf("contacts per counted step: %.1f\n", counted.mean_contacts());
     return 0;
   }
   char message[1000] = "";
@@ -245,7 +246,8 @@ int count_instructions(const Workload& w, const std::string& engine, long warmup
   }
   mjData* d = mj_makeData(m);
   step_mujoco(m, d, warmup, noise, ignored);
-  counted_steps_mujoco(m, d, steps, noise);
+  counted_steps_mujoco(m, d, steps, noise, counted);
+  std::printf("contacts per counted step: %.1f\n", counted.mean_contacts());
   mj_deleteData(d);
   mj_deleteModel(m);
   return 0;
