@@ -599,8 +599,14 @@ bool ccd_distance(const GeomShape& a, const GeomShape& b, double cutoff, double*
   Polytope polytope;
   Face chosen;
   RawContact contact;
-  if (!epa(shapes, s, exact ? kTiny : tolerance, iterations, polytope, chosen)) return false;
-  if (!face_contact(polytope, chosen, &contact, pa, pb)) return false;
+  if (!epa(shapes, s, exact ? kTiny : tolerance, iterations, polytope, chosen) ||
+      !face_contact(polytope, chosen, &contact, pa, pb)) {
+    // Touching, or within the tolerance of it (EPA has no polytope to grow
+    // when the origin lies on GJK's simplex): GJK's own distance and points.
+    simplex_witness(s, *pa, *pb);
+    *dist = s.nearest.norm();
+    return *dist < cutoff && pa->allFinite() && pb->allFinite();
+  }
   *dist = contact.dist;
   return *dist < cutoff;
 }

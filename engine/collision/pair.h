@@ -100,7 +100,7 @@ int mpr_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate
 int ccd_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate_a,
                     const GeomShape& b, const Vector3d& centre_b, double inflate_b,
                     RawContact* out);
-// The signed distance between a and b when below `cutoff` (> 0), as
+// The signed distance between a and b when below `cutoff` (>= 0), as
 // MuJoCo 3.3.8 measures geom distances with its native convex collision:
 // GJK's nearest points while apart, EPA's witness points when they overlap
 // (pa on a, pb on b). False when the shapes are `cutoff` or more apart.

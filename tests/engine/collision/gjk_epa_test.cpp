@@ -214,6 +214,23 @@ TEST(GjkEpa, DistanceOfBoxesIsTheGapOrMinusTheDepth) {
   EXPECT_NEAR(dist, 0.3, 1e-12);
 }
 
+// Boxes face to face, touching or within ccd_tolerance of it: GJK's own
+// distance (EPA has no polytope to grow from a simplex on the origin).
+TEST(GjkEpa, DistanceOfTouchingBoxesIsTheirGap) {
+  const GeomShape a =
+      shape(GeomType::kBox, Vector3d(0.1, 0.1, 0.1), Vector3d::Zero(), Matrix3d::Identity());
+  for (const double gap : {0.0, 1e-9, 5e-7, 2e-6}) {
+    const GeomShape b = shape(GeomType::kBox, Vector3d(0.1, 0.1, 0.1), Vector3d(0, 0, 0.2 + gap),
+                              Matrix3d::Identity());
+    double dist;
+    Vector3d pa, pb;
+    ASSERT_TRUE(ccd_distance(a, b, 0.1, &dist, &pa, &pb)) << "gap " << gap;
+    EXPECT_NEAR(dist, gap, 1e-12) << "gap " << gap;
+    EXPECT_NEAR(pa.z(), 0.1, 1e-12) << "gap " << gap;
+    EXPECT_NEAR(pb.z(), 0.1 + gap, 1e-12) << "gap " << gap;
+  }
+}
+
 // Round ellipsoids (spheres) apart: the distance between the surfaces along
 // the centre line, the witness points on each surface.
 TEST(GjkEpa, DistanceOfRoundEllipsoidsIsAlongTheCentreLine) {
