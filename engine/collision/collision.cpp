@@ -308,6 +308,12 @@ double geom_distance(const Model& m, const Data& d, int geom1, int geom2, double
                      double fromto[6]) {
   using namespace collision;
   if (fromto) std::fill(fromto, fromto + 6, 0.0);
+  auto put_fromto = [fromto](const Vector3d& from, const Vector3d& to) {
+    for (int i = 0; i < 3; ++i) {
+      fromto[i] = from[i];
+      fromto[3 + i] = to[i];
+    }
+  };
   const bool flip = m.geoms.type[geom1] > m.geoms.type[geom2];
   if (flip) std::swap(geom1, geom2);
   const PairFunction fn = pair_function(m.geoms.type[geom1], m.geoms.type[geom2]);
@@ -320,13 +326,7 @@ double geom_distance(const Model& m, const Data& d, int geom1, int geom2, double
     if (!ccd_distance(shape_of(m, d, geom1), shape_of(m, d, geom2), distmax, &dist, &pa, &pb)) {
       return distmax;
     }
-    if (fromto) {
-      if (flip) std::swap(pa, pb);
-      for (int i = 0; i < 3; ++i) {
-        fromto[i] = pa[i];
-        fromto[3 + i] = pb[i];
-      }
-    }
+    if (fromto) put_fromto(flip ? pb : pa, flip ? pa : pb);  // from the caller's geom1
     return dist;
   }
   static thread_local RawContact raw[kMaxPairContacts];
@@ -346,11 +346,7 @@ double geom_distance(const Model& m, const Data& d, int geom1, int geom2, double
     normalize_or_x(normal);
     if (flip) normal = -normal;
     const Vector3d half = normal * (dist / 2);
-    const Vector3d from = raw[nearest].pos - half, to = raw[nearest].pos + half;
-    for (int i = 0; i < 3; ++i) {
-      fromto[i] = from[i];
-      fromto[3 + i] = to[i];
-    }
+    put_fromto(raw[nearest].pos - half, raw[nearest].pos + half);
   }
   return dist;
 }

@@ -570,13 +570,17 @@ bool ccd_distance(const GeomShape& a, const GeomShape& b, double cutoff, double*
   const int iterations = a.mpr_iterations;
   const double tolerance2 = tolerance * tolerance;
   const Vector3d guess = a.pos - b.pos;
+  // GJK's distance and nearest points, round shapes' radii added along the
+  // line between the cores.
   auto apart = [&](const Simplex& s, double grow_a, double grow_b) {
     const double distance = s.nearest.norm();
     simplex_witness(s, *pa, *pb);
-    const Vector3d n = -s.nearest / distance;  // from a towards b
     *dist = distance - (grow_a + grow_b);
-    *pa += grow_a * n;
-    *pb -= grow_b * n;
+    if (grow_a + grow_b > 0) {
+      const Vector3d n = -s.nearest / distance;  // from a towards b
+      *pa += grow_a * n;
+      *pb -= grow_b * n;
+    }
     return *dist < cutoff && pa->allFinite() && pb->allFinite();
   };
 
@@ -603,9 +607,7 @@ bool ccd_distance(const GeomShape& a, const GeomShape& b, double cutoff, double*
       !face_contact(polytope, chosen, &contact, pa, pb)) {
     // Touching, or within the tolerance of it (EPA has no polytope to grow
     // when the origin lies on GJK's simplex): GJK's own distance and points.
-    simplex_witness(s, *pa, *pb);
-    *dist = s.nearest.norm();
-    return *dist < cutoff && pa->allFinite() && pb->allFinite();
+    return apart(s, 0, 0);
   }
   *dist = contact.dist;
   return *dist < cutoff;

@@ -189,15 +189,19 @@ int sphere_cylinder(const GeomShape& a, const GeomShape& b, double margin, RawCo
                              out);
   }
   if (cap) {
-    // The cap's plane, its normal outward; the normal then turns to point
-    // from the sphere into the cylinder.
-    const Vector3d n = x > 0 ? axis : Vector3d(-axis);
-    const Vector3d centre = b.pos + n * height;
-    const double dist = n.dot(a.pos - centre) - a.size[0];
-    if (dist > margin) return 0;
-    out->dist = dist;
-    out->pos = a.pos - n * (a.size[0] + 0.5 * dist);
-    out->normal = -n;
+    // The cap's plane (the cylinder's frame, turned about y for the bottom
+    // cap) against the sphere; the normal then turns to point from the
+    // sphere into the cylinder.
+    GeomShape plane;
+    plane.type = GeomType::kPlane;
+    plane.mat = b.mat;
+    if (x <= 0) {
+      plane.mat.col(0) *= -1;
+      plane.mat.col(2) *= -1;
+    }
+    plane.pos = b.pos + plane.mat.col(2) * height;
+    if (plane_sphere(plane, a, margin, out) == 0) return 0;
+    out->normal = -out->normal;
     return 1;
   }
   // across2 >= radius^2 here; it is 0 only for a cylinder of radius 0.
