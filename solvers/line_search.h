@@ -23,6 +23,9 @@ struct LineSearchInput {
   double gauss[3] = {0, 0, 0};
   double search_norm = 0;       // |s|
   double* quadratic = nullptr;  // scratch, 3 nefc
+  // Scratch, nefc: the rows whose piece can still change within the
+  // search's window. Without it every evaluation visits every row.
+  int* live = nullptr;
 };
 
 // The 1-D function at one alpha: cost and its first and second derivative

@@ -16,6 +16,7 @@ void SolverWorkspace::prepare(const ConstraintProblem& p) {
   jar.resize(nefc);
   jv.resize(nefc);
   quadratic.resize(3 * static_cast<size_t>(nefc));
+  live_rows.resize(nefc);
   rank_vector.assign(nv, 0.0);
   gathered.resize(nv);
   state.resize(nefc);
@@ -152,6 +153,7 @@ void solve_primal(const ConstraintProblem& p, SolverWorkspace& w, PrimalMethod m
   line.jar = w.jar.data();
   line.jv = w.jv.data();
   line.quadratic = w.quadratic.data();
+  line.live = w.live_rows.data();
   for (int iter = 0; iter < p.iterations; ++iter) {
     // The 1-D problem along s: J s, M s and the Gauss coefficients
     // [0.5 (Ma - qfrc_smooth)^T (a - a0), s^T (Ma - qfrc_smooth), 0.5 s^T M s].
