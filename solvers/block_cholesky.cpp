@@ -128,6 +128,35 @@ void BlockCholesky::find_offset(int row_block, int column_block) {
   cached_offset_ = pattern_row_[k];
 }
 
+void BlockCholesky::locate(const int* slots, int n, double** entries) {
+  if (static_cast<int>(slot_block_.size()) < n) {
+    slot_block_.resize(n);
+    slot_column_.resize(n);
+  }
+  for (int a = 0; a < n; ++a) {
+    const int b = block_of_[slots[a]];
+    slot_block_[a] = b;
+    slot_column_[a] = panel_[b] + (slots[a] - start_[b]) * height_[b];
+  }
+  double* values = values_.data();
+  for (int a = 0; a < n; ++a) {
+    for (int c = 0; c <= a; ++c) {
+      // Row `i` of column `j`, as at(i, j).
+      const bool a_is_row = slots[a] >= slots[c];
+      const int i = a_is_row ? a : c, j = a_is_row ? c : a;
+      const int bi = slot_block_[i], bj = slot_block_[j];
+      int r;
+      if (bi == bj) {
+        r = slots[i] - start_[bj];
+      } else {
+        if (bi != cached_row_block_ || bj != cached_column_block_) find_offset(bi, bj);
+        r = cached_offset_ + (slots[i] - start_[bi]);
+      }
+      *entries++ = values + slot_column_[j] + r;
+    }
+  }
+}
+
 // Block by block (right-looking): the panel's columns are factorised in
 // place, L(r, c) = (H(r, c) - sum_k L(r, k) L(c, k)) / L(c, c), then each
 // later block J the panel reaches receives H_J -= L_{rows, J} L_{J}^T on its

@@ -48,6 +48,11 @@ class BlockCholesky {
     return values_[panel_[b] + (j - start_[b]) * height_[b] + r];
   }
 
+  // The entries (max(s_a, s_b), min(s_a, s_b)) for b <= a of the n factor
+  // positions `slots` (each pair in the pattern), into entries as a packed
+  // lower triangle: what at() returns, found with each slot's block once.
+  void locate(const int* slots, int n, double** entries);
+
   // In place: the lower triangle of H becomes L. False when H is not
   // positive definite.
   bool factor();
@@ -78,6 +83,8 @@ class BlockCholesky {
       next_sibling_, mark_, cursor_, row_trees_;
   // factor(): panel rows of one block mapped to rows of another.
   std::vector<int> relative_;
+  // locate(): each slot's block, and where its column starts in values_.
+  std::vector<int> slot_block_, slot_column_;
   // at(): panel row where block cached_row_block_ starts in the panel of
   // cached_column_block_; pattern_row_[k] is that row for pattern_[k].
   std::vector<int> pattern_row_;

@@ -238,6 +238,20 @@ void add_entry(Factor& h, const int* position, int x, int y, double value) {
   h.at(std::max(a, b), std::min(a, b)) += value;
 }
 
+// The entries of H at the pairs of n factor positions, as a packed lower
+// triangle (see BlockCholesky::locate).
+void locate_entries(EnvelopeCholesky& h, const int* slots, int n, double** entries) {
+  for (int a = 0; a < n; ++a) {
+    for (int b = 0; b <= a; ++b) {
+      *entries++ = &h.at(std::max(slots[a], slots[b]), std::min(slots[a], slots[b]));
+    }
+  }
+}
+
+void locate_entries(BlockCholesky& h, const int* slots, int n, double** entries) {
+  h.locate(slots, n, entries);
+}
+
 // H(a, b) += D J_a J_b over the quadratic rows, in row order. Consecutive
 // rows over the same columns (a contact's pyramid edges, a weld's six rows,
 // every row of the dense layout) form a run: their products are summed in a
@@ -263,12 +277,7 @@ void add_rows(const ConstraintProblem& p, const RowState* state, const int* posi
       entries.resize(static_cast<size_t>(n) * (n + 1) / 2);
       block.assign(entries.size(), 0.0);
       for (int a = 0; a < n; ++a) slots[a] = slot(position, p.col[adr + a]);
-      double** entry = entries.data();
-      for (int a = 0; a < n; ++a) {
-        for (int b = 0; b <= a; ++b) {
-          *entry++ = &h.at(std::max(slots[a], slots[b]), std::min(slots[a], slots[b]));
-        }
-      }
+      locate_entries(h, slots.data(), n, entries.data());
     }
     const double d = p.D[i];
     const double* jac = p.J + adr;
