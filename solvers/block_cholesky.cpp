@@ -218,10 +218,10 @@ bool BlockCholesky::factor() {
 // its parent block), as the envelope factor's update:
 // r = sqrt(L_jj^2 +- v_j^2), c = r / L_jj, s = v_j / L_jj; below the
 // diagonal L_kj <- (L_kj +- s v_k) / c and v_k <- c v_k - s L_kj (new).
-bool BlockCholesky::rank_one(double* v, bool downdate) {
+bool BlockCholesky::rank_one(double* v, bool downdate, int first) {
   const double sign = downdate ? -1 : 1;
   bool ok = true;
-  int j = 0;
+  int j = first;
   while (j < n_ && v[j] == 0) ++j;
   while (j < n_) {
     const int b = block_of_[j], c = j - start_[b], h = height_[b];

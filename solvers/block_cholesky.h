@@ -57,9 +57,10 @@ class BlockCholesky {
   // positive definite.
   bool factor();
   // L L^T +- v v^T for v in the pattern of one constraint row (zero on
-  // return). False on loss of positive definiteness (the factor is then
-  // invalid).
-  bool rank_one(double* v, bool downdate);
+  // return), zero before entry `first` (a bound the caller knows spares the
+  // search for the first non-zero). False on loss of positive definiteness
+  // (the factor is then invalid).
+  bool rank_one(double* v, bool downdate, int first = 0);
   // x <- H^-1 x.
   void solve(double* x) const;
 

@@ -55,21 +55,15 @@ void add_cone(const LineSearchInput& in, const ConeGroup& cone, double alpha, do
 
 }  // namespace
 
-namespace {
-
-// Row i's coefficients [0.5 D jar^2, D jv jar, 0.5 D jv^2].
-[[gnu::always_inline]] inline void set_quadratic(const LineSearchInput& in, int i) {
-  const double d = in.problem->D[i], jar = in.jar[i], jv = in.jv[i];
-  double* q = in.quadratic + 3 * i;
-  q[0] = 0.5 * d * jar * jar;
-  q[1] = d * jv * jar;
-  q[2] = 0.5 * d * jv * jv;
-}
-
-}  // namespace
-
 void prepare_line_search(const LineSearchInput& in) {
-  for (int i = 0; i < in.problem->nefc; ++i) set_quadratic(in, i);
+  const ConstraintProblem& p = *in.problem;
+  for (int i = 0; i < p.nefc; ++i) {
+    const double d = p.D[i], jar = in.jar[i], jv = in.jv[i];
+    double* q = in.quadratic + 3 * i;
+    q[0] = 0.5 * d * jar * jar;
+    q[1] = d * jv * jar;
+    q[2] = 0.5 * d * jv * jv;
+  }
 }
 
 namespace {
@@ -228,28 +222,11 @@ LinePoint evaluate_line(const LineSearchInput& in, double alpha) {
   return finish_point(point, q);
 }
 
-namespace {
-
-// prepare_line_search and evaluate_line(in, 0) in one pass over the rows.
-LinePoint prepare_and_evaluate_start(const LineSearchInput& in) {
-  const ConstraintProblem& p = *in.problem;
-  LinePoint point;
-  double q[3] = {in.gauss[0], in.gauss[1], in.gauss[2]};
-  for (int i = 0; i < p.nefc;) {
-    const bool cone = p.type[i] == RowType::kContactElliptic;
-    const int rows = cone ? p.cones[p.cone_of_row[i]].dim : 1;
-    for (int k = i; k < i + rows; ++k) set_quadratic(in, k);
-    i += add_row(in, i, 0.0, q, point);
-  }
-  return finish_point(point, q);
-}
-
-}  // namespace
-
 LineSearchResult exact_line_search(const LineSearchInput& in) {
   const ConstraintProblem& p = *in.problem;
   LineSearchResult result;
   if (in.search_norm < 1e-15) return result;
+  prepare_line_search(in);
   const double gtol = p.tolerance * 0.01 * in.search_norm / p.scale;
   int& count = result.evaluations;
   LineWindow window(in);
@@ -272,8 +249,7 @@ LineSearchResult exact_line_search(const LineSearchInput& in) {
   // One Newton step from alpha = 0 is always tried, and kept when it does
   // not raise the cost; when its slope is within the tolerance it is the
   // answer (alpha = 0, no step, when the step raised the cost).
-  ++count;
-  const LinePoint start = prepare_and_evaluate_start(in);
+  const LinePoint start = eval(0);
   result.cost = start.cost;
   LinePoint x = newton(start);
   if (start.cost < x.cost) x = start;

@@ -53,7 +53,7 @@ void prepare_line_search(const LineSearchInput& input);
 // Evaluates the 1-D function at alpha (needs prepare_line_search).
 LinePoint evaluate_line(const LineSearchInput& input, double alpha);
 
-// Minimises along the line (prepares the coefficients itself).
+// Minimises along the line (calls prepare_line_search itself).
 LineSearchResult exact_line_search(const LineSearchInput& input);
 
 }  // namespace pliant

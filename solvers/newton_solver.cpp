@@ -111,10 +111,10 @@ bool EnvelopeCholesky::factor() {
 // L_kj <- (L_kj +- s v_k) / c and v_k <- c v_k - s L_kj (new). The column
 // below the diagonal is contiguous in the dense square, listed by
 // column_row_ and column_slot_ in the row envelope.
-bool EnvelopeCholesky::rank_one(double* v, bool downdate) {
+bool EnvelopeCholesky::rank_one(double* v, bool downdate, int first) {
   const double sign = downdate ? -1 : 1;
   bool ok = true;
-  int j = 0;
+  int j = first;
   while (j < n_ && v[j] == 0) ++j;
   for (; j < n_; ++j) {
     const double vj = v[j];
@@ -438,61 +438,70 @@ void solve_hessian(SolverWorkspace& w, double* x) {
 // so the matrix stays positive definite on the way). Cones in or around
 // their middle zone, many changes, or a downdate losing rank: rebuild.
 void update_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
-  bool rebuild = false;
-  int changes = 0;
-  for (int i = 0; i < p.nefc && !rebuild; ++i) {
+  // The rows changing, listed once: entering from the front of `changed`,
+  // leaving from its back, each in row order.
+  int* changed = w.changed_rows.data();
+  int entering = 0, leaving = 0;
+  for (int i = 0; i < p.nefc; ++i) {
+    if (p.type[i] == RowType::kContactElliptic) {
+      if (w.state[i] == RowState::kCone || w.state[i] != w.old_state[i]) {
+        assemble_and_factor(p, w);
+        return;
+      }
+      continue;
+    }
     const bool was = w.old_state[i] == RowState::kQuadratic;
     const bool is = w.state[i] == RowState::kQuadratic;
-    if (p.type[i] == RowType::kContactElliptic) {
-      rebuild = w.state[i] == RowState::kCone || w.state[i] != w.old_state[i];
+    if (was == is) continue;
+    if (is) {
+      changed[entering++] = i;
     } else {
-      changes += was != is;
+      changed[p.nefc - 1 - leaving++] = i;
     }
   }
-  if (changes == 0 && !rebuild) return;
+  if (entering + leaving == 0) return;
   // An update touches at most the whole envelope: once the updates would
   // cost more than refactorising, refactor.
-  double update_work = changes * w.hessian.update_work();
+  double update_work = (entering + leaving) * w.hessian.update_work();
   const double factor_work =
       w.hessian_blocks ? w.block_hessian.factor_work() : w.hessian.factor_work();
-  if (w.hessian_blocks && !rebuild) {
-    // An update walks the elimination tree from the row's first column.
-    const int* position = factor_positions(w);
+  const int* position = factor_positions(w);
+  if (w.hessian_blocks) {
+    // An update walks the elimination tree from the row's first column
+    // (sums of whole numbers: exact in any order).
     update_work = 0;
-    for (int i = 0; i < p.nefc && update_work <= factor_work; ++i) {
-      if ((w.old_state[i] == RowState::kQuadratic) == (w.state[i] == RowState::kQuadratic))
-        continue;
+    auto add_work = [&](int i) {
       const int adr = p.row_adr[i];
       int first = p.nv;
       for (int k = 0; k < p.row_nnz[i]; ++k) first = std::min(first, position[p.col[adr + k]]);
       if (first < p.nv) update_work += w.block_hessian.update_work(first);
+    };
+    for (int t = 0; t < entering && update_work <= factor_work; ++t) add_work(changed[t]);
+    for (int t = 0; t < leaving && update_work <= factor_work; ++t) {
+      add_work(changed[p.nefc - 1 - t]);
     }
   }
-  if (rebuild || update_work > factor_work) {
+  if (update_work > factor_work) {
     assemble_and_factor(p, w);
     return;
   }
   double* v = w.rank_vector.data();
-  const int* position = factor_positions(w);
-  for (int pass = 0; pass < 2 && !rebuild; ++pass) {
-    const bool downdate = pass == 1;
-    for (int i = 0; i < p.nefc; ++i) {
-      const bool was = w.old_state[i] == RowState::kQuadratic;
-      const bool is = w.state[i] == RowState::kQuadratic;
-      if (was == is || is == downdate) continue;
-      const double scale = std::sqrt(p.D[i]);
-      const int adr = p.row_adr[i];
-      for (int k = 0; k < p.row_nnz[i]; ++k)
-        v[slot(position, p.col[adr + k])] = scale * p.J[adr + k];
-      const bool ok = w.hessian_blocks ? w.block_hessian.rank_one(v, downdate)
-                                       : w.hessian.rank_one(v, downdate);
-      if (!ok) {
-        rebuild = true;
-        break;
-      }
+  auto rank_one = [&](int i, bool downdate) {
+    const double scale = std::sqrt(p.D[i]);
+    const int adr = p.row_adr[i];
+    int first = p.nv;
+    for (int k = 0; k < p.row_nnz[i]; ++k) {
+      const int at = slot(position, p.col[adr + k]);
+      v[at] = scale * p.J[adr + k];
+      first = std::min(first, at);
     }
-  }
-  if (rebuild) assemble_and_factor(p, w);
+    return w.hessian_blocks ? w.block_hessian.rank_one(v, downdate, first)
+                            : w.hessian.rank_one(v, downdate, first);
+  };
+  bool ok = true;
+  for (int t = 0; t < entering && ok; ++t) ok = rank_one(changed[t], false);
+  for (int t = 0; t < leaving && ok; ++t) ok = rank_one(changed[p.nefc - 1 - t], true);
+  if (!ok) assemble_and_factor(p, w);
 }
 
 void solve_newton(const ConstraintProblem& problem, SolverWorkspace& workspace) {

@@ -55,9 +55,9 @@ class EnvelopeCholesky {
   // positive definite.
   bool factor();
   // L L^T +- v v^T. `v` has n entries (zero outside the envelope of its
-  // first non-zero) and is zero on return. False on loss of positive
-  // definiteness (the factor is then invalid).
-  bool rank_one(double* v, bool downdate);
+  // first non-zero, and before entry `first`) and is zero on return. False
+  // on loss of positive definiteness (the factor is then invalid).
+  bool rank_one(double* v, bool downdate, int first = 0);
   // x <- H^-1 x.
   void solve(double* x) const;
 

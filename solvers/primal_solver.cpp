@@ -17,6 +17,7 @@ void SolverWorkspace::prepare(const ConstraintProblem& p) {
   jv.resize(nefc);
   quadratic.resize(3 * static_cast<size_t>(nefc));
   live_rows.resize(nefc);
+  changed_rows.resize(nefc);
   rank_vector.assign(nv, 0.0);
   gathered.resize(nv);
   state.resize(nefc);
@@ -100,51 +101,13 @@ double dot(const std::vector<double>& a, const std::vector<double>& b) {
   return sum;
 }
 
-// What update_constraints does in its pass over the rows besides
-// evaluating them: first move jar along the step (jar += alpha jv), and
-// after, count into `counts` the rows not satisfied and the rows whose state
-// changed from old_state.
-struct RowPass {
-  double alpha = 0;
-  bool step = false;
-  IterationStatistics* counts = nullptr;
-};
-
-// States, forces and the total cost at the current a (Ma given, jar given
-// or moved by `pass`), as evaluate_constraints computes them, in one pass;
+// States, forces and the total cost at the current a (Ma, jar given);
 // qfrc_constraint = J^T f and grad = Ma - qfrc_smooth - qfrc_constraint.
-double update_constraints(const ConstraintProblem& p, SolverWorkspace& w, bool cone_hessians,
-                          RowPass pass = {}) {
+double update_constraints(const ConstraintProblem& p, SolverWorkspace& w, bool cone_hessians) {
   SolverResult& r = w.result;
-  double* jar = w.jar.data();
-  RowState* state = w.state.data();
-  double* force = r.force.data();
-  double constraints = 0;
-  for (int i = 0; i < p.nefc;) {
-    const bool elliptic = p.type[i] == RowType::kContactElliptic;
-    const int c = elliptic ? p.cone_of_row[i] : -1;
-    const int rows = elliptic ? p.cones[c].dim : 1;
-    if (pass.step) {
-      for (int k = i; k < i + rows; ++k) jar[k] += pass.alpha * w.jv[k];
-    }
-    if (elliptic) {
-      double* hessian =
-          cone_hessians ? w.cone_hessian.data() + c * kMaxConeDim * kMaxConeDim : nullptr;
-      constraints +=
-          elliptic_cone_cost(p.cones[c], p.D + i, jar + i, force + i, state + i, hessian);
-    } else {
-      constraints +=
-          row_cost(p.type[i], jar[i], p.R[i], p.D[i], p.frictionloss[i], force + i, state + i);
-    }
-    if (pass.counts) {
-      for (int k = i; k < i + rows; ++k) {
-        pass.counts->active += state[k] != RowState::kSatisfied;
-        pass.counts->state_changes += state[k] != w.old_state[k];
-      }
-    }
-    i += rows;
-  }
-  const double cost = gauss_cost(p, r.qacc.data(), w.ma.data()) + constraints;
+  const double cost = gauss_cost(p, r.qacc.data(), w.ma.data()) +
+                      evaluate_constraints(p, w.jar.data(), w.state.data(), r.force.data(),
+                                           cone_hessians ? w.cone_hessian.data() : nullptr);
   jacobian_transpose_multiply(p, w, r.force.data(), r.qfrc_constraint.data());
   for (int k = 0; k < p.nv; ++k) w.grad[k] = w.ma[k] - p.qfrc_smooth[k] - r.qfrc_constraint[k];
   return cost;
@@ -218,20 +181,14 @@ void solve_primal(const ConstraintProblem& p, SolverWorkspace& w, PrimalMethod m
       r.qacc[k] += alpha * w.search[k];
       w.ma[k] += alpha * w.msearch[k];
     }
-    // jar += alpha J s, in update_constraints' pass. Round-off accumulates
-    // in the incremental Ma and jar; on long runs (ill-conditioned PCG) they
-    // are recomputed from a every kRefresh iterations so the gradient stays
-    // the cost's.
-    IterationStatistics it;
-    RowPass pass;
-    pass.alpha = alpha;
-    pass.step = true;
-    pass.counts = &it;
+    for (int i = 0; i < nefc; ++i) w.jar[i] += alpha * w.jv[i];
+    // Round-off accumulates in the incremental Ma and jar; on long runs
+    // (ill-conditioned PCG) they are recomputed from a every kRefresh
+    // iterations so the gradient stays the cost's.
     if ((iter + 1) % kRefresh == 0) {
       problem_mass_multiply(p, r.qacc.data(), w.ma.data());
       jacobian_multiply(p, w, r.qacc.data(), w.jar.data());
       for (int i = 0; i < nefc; ++i) w.jar[i] -= p.aref[i];
-      pass.step = false;
     }
     if (!newton) {
       w.grad_old = w.grad;
@@ -239,13 +196,18 @@ void solve_primal(const ConstraintProblem& p, SolverWorkspace& w, PrimalMethod m
     }
     std::swap(w.state, w.old_state);  // update_constraints writes every state
     const double old_cost = cost;
-    cost = update_constraints(p, w, newton, pass);
+    cost = update_constraints(p, w, newton);
     if (newton) update_hessian(p, w);
     precondition(p, w, method);
 
+    IterationStatistics it;
     it.improvement = p.scale * (old_cost - cost);
     it.gradient = p.scale * std::sqrt(dot(w.grad, w.grad));
     it.line_search_evaluations = step.evaluations;
+    for (int i = 0; i < nefc; ++i) {
+      it.active += w.state[i] != RowState::kSatisfied;
+      it.state_changes += w.state[i] != w.old_state[i];
+    }
     stats.per_iteration.push_back(it);
     stats.iterations = iter + 1;
     stats.final_improvement = it.improvement;
