@@ -8,21 +8,33 @@
 
 namespace pliant {
 
+namespace {
+
+// Grows v to n entries at least. The solvers' own arrays never shrink: a
+// step solves its islands one after another, and regrowing after a small
+// island would clear the entries again each time.
+template <class T>
+void grow(std::vector<T>& v, size_t n) {
+  if (v.size() < n) v.resize(n);
+}
+
+}  // namespace
+
 void SolverWorkspace::prepare(const ConstraintProblem& p) {
   const int nv = p.nv, nefc = p.nefc;
-  for (auto* v : {&ma, &grad, &mgrad, &search, &msearch, &grad_old, &mgrad_old, &scratch_nv}) {
-    v->resize(nv);
+  for (auto* v : {&ma, &grad, &mgrad, &search, &msearch, &grad_old, &mgrad_old, &gathered}) {
+    grow(*v, nv);
   }
-  jar.resize(nefc);
-  jv.resize(nefc);
-  quadratic.resize(3 * static_cast<size_t>(nefc));
-  live_rows.resize(nefc);
-  changed_rows.resize(nefc);
-  rank_vector.assign(nv, 0.0);
-  gathered.resize(nv);
-  state.resize(nefc);
-  old_state.resize(nefc);
-  cone_hessian.resize(static_cast<size_t>(p.ncone) * kMaxConeDim * kMaxConeDim);
+  scratch_nv.resize(nv);
+  for (auto* v : {&jar, &jv}) grow(*v, nefc);
+  grow(quadratic, 3 * static_cast<size_t>(nefc));
+  grow(live_rows, nefc);
+  grow(changed_rows, nefc);
+  grow(state, nefc);
+  grow(old_state, nefc);
+  grow(cone_hessian, static_cast<size_t>(p.ncone) * kMaxConeDim * kMaxConeDim);
+  // Zero between updates (each rank-1 update leaves it zero).
+  grow(rank_vector, nv);
   result.qacc.resize(nv);
   result.force.resize(nefc);
   result.qfrc_constraint.resize(nv);
@@ -95,9 +107,9 @@ void jacobian_transpose_multiply(const ConstraintProblem& p, SolverWorkspace& w,
   }
 }
 
-double dot(const std::vector<double>& a, const std::vector<double>& b) {
+double dot(const std::vector<double>& a, const std::vector<double>& b, int n) {
   double sum = 0;
-  for (size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
+  for (int i = 0; i < n; ++i) sum += a[i] * b[i];
   return sum;
 }
 
@@ -115,7 +127,7 @@ double update_constraints(const ConstraintProblem& p, SolverWorkspace& w, bool c
 
 // Mgrad = P^-1 grad.
 void precondition(const ConstraintProblem& p, SolverWorkspace& w, PrimalMethod method) {
-  w.mgrad = w.grad;
+  std::copy_n(w.grad.begin(), p.nv, w.mgrad.begin());
   if (method == PrimalMethod::kNewton) {
     solve_hessian(w, w.mgrad.data());
   } else {
@@ -168,7 +180,7 @@ void solve_primal(const ConstraintProblem& p, SolverWorkspace& w, PrimalMethod m
     line.gauss[0] = gauss_cost(p, r.qacc.data(), w.ma.data());
     line.gauss[1] = g1;
     line.gauss[2] = 0.5 * g2;
-    line.search_norm = std::sqrt(dot(w.search, w.search));
+    line.search_norm = std::sqrt(dot(w.search, w.search, nv));
     const LineSearchResult step = exact_line_search(line);
     if (step.alpha == 0) {
       stats.converged = true;  // no descent left along s
@@ -191,8 +203,8 @@ void solve_primal(const ConstraintProblem& p, SolverWorkspace& w, PrimalMethod m
       for (int i = 0; i < nefc; ++i) w.jar[i] -= p.aref[i];
     }
     if (!newton) {
-      w.grad_old = w.grad;
-      w.mgrad_old = w.mgrad;
+      std::copy_n(w.grad.begin(), nv, w.grad_old.begin());
+      std::copy_n(w.mgrad.begin(), nv, w.mgrad_old.begin());
     }
     std::swap(w.state, w.old_state);  // update_constraints writes every state
     const double old_cost = cost;
@@ -202,7 +214,7 @@ void solve_primal(const ConstraintProblem& p, SolverWorkspace& w, PrimalMethod m
 
     IterationStatistics it;
     it.improvement = p.scale * (old_cost - cost);
-    it.gradient = p.scale * std::sqrt(dot(w.grad, w.grad));
+    it.gradient = p.scale * std::sqrt(dot(w.grad, w.grad, nv));
     it.line_search_evaluations = step.evaluations;
     for (int i = 0; i < nefc; ++i) {
       it.active += w.state[i] != RowState::kSatisfied;

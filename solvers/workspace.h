@@ -1,8 +1,9 @@
 #pragma once
 
 // Working memory of the constraint solvers. Kept by the caller across
-// steps: vectors are resized, never shrunk, so a steady-state solve makes no
-// heap allocation.
+// steps, so a steady-state solve makes no heap allocation. The solvers' own
+// arrays only grow (entries past the problem's sizes are stale); `result`
+// is sized to the problem.
 
 #include <vector>
 
