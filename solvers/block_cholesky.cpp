@@ -250,41 +250,65 @@ bool BlockCholesky::rank_one(double* v, bool downdate, int first) {
     const double cosine = root / ljj, sine = vj / ljj, inverse_cosine = ljj / root;
     column[c] = root;
     inverse_diagonal_[j] = 1 / root;
-    for (int r = c + 1; r < h; ++r) {
-      const int k = rows[r];
-      double& lkj = column[r];
-      lkj = (lkj + sign * sine * v[k]) * inverse_cosine;
-      v[k] = cosine * v[k] - sine * lkj;
+    // Below the diagonal: the own block's rows, then each pattern block's
+    // (contiguous in v).
+    const double signed_sine = sign * sine;
+    auto rotate = [&](double* l, double* u, int count) {
+      for (int m = 0; m < count; ++m) {
+        l[m] = (l[m] + signed_sine * u[m]) * inverse_cosine;
+        u[m] = cosine * u[m] - sine * l[m];
+      }
+    };
+    rotate(column + c + 1, v + j + 1, s - c - 1);
+    double* below = column + s;
+    for (int k = pattern_start_[b]; k < pattern_start_[b + 1]; ++k) {
+      const int begin = start_[pattern_[k]], count = start_[pattern_[k] + 1] - begin;
+      rotate(below, v + begin, count);
+      below += count;
     }
     j = next;
   }
   return ok;
 }
 
-// L y = x by columns, then L^T x = y backward.
+// L y = x by columns, then L^T x = y backward. A panel's rows below its
+// own block are whole blocks, contiguous in x: each is visited as one
+// segment (the same operations, in the same order, as row by row).
 void BlockCholesky::solve(double* x) const {
   for (int b = 0; b < blocks_; ++b) {
-    const int s = start_[b + 1] - start_[b], h = height_[b];
+    const int s = start_[b + 1] - start_[b], h = height_[b], own = start_[b];
     const double* panel = values_.data() + panel_[b];
-    const int* rows = rows_.data() + row_start_[b];
     for (int c = 0; c < s; ++c) {
-      const int j = start_[b] + c;
+      const int j = own + c;
       const double xj = x[j] * inverse_diagonal_[j];
       x[j] = xj;
       if (xj == 0) continue;
       const double* column = panel + c * h;
-      for (int r = c + 1; r < h; ++r) x[rows[r]] -= column[r] * xj;
+      for (int r = c + 1; r < s; ++r) x[own + r] -= column[r] * xj;
+      const double* below = column + s;
+      for (int k = pattern_start_[b]; k < pattern_start_[b + 1]; ++k) {
+        const int begin = start_[pattern_[k]], count = start_[pattern_[k] + 1] - begin;
+        double* segment = x + begin;
+        for (int m = 0; m < count; ++m) segment[m] -= below[m] * xj;
+        below += count;
+      }
     }
   }
   for (int b = blocks_ - 1; b >= 0; --b) {
-    const int s = start_[b + 1] - start_[b], h = height_[b];
+    const int s = start_[b + 1] - start_[b], h = height_[b], own = start_[b];
     const double* panel = values_.data() + panel_[b];
-    const int* rows = rows_.data() + row_start_[b];
     for (int c = s - 1; c >= 0; --c) {
-      const int j = start_[b] + c;
+      const int j = own + c;
       const double* column = panel + c * h;
       double sum = x[j];
-      for (int r = c + 1; r < h; ++r) sum -= column[r] * x[rows[r]];
+      for (int r = c + 1; r < s; ++r) sum -= column[r] * x[own + r];
+      const double* below = column + s;
+      for (int k = pattern_start_[b]; k < pattern_start_[b + 1]; ++k) {
+        const int begin = start_[pattern_[k]], count = start_[pattern_[k] + 1] - begin;
+        const double* segment = x + begin;
+        for (int m = 0; m < count; ++m) sum -= below[m] * segment[m];
+        below += count;
+      }
       x[j] = sum * inverse_diagonal_[j];
     }
   }
