@@ -22,49 +22,69 @@ bool filtered_by_welds(const Model& m, const CollisionScratch& s, int b1, int b2
   return false;
 }
 
-// Cuts the boxes (in sweep order, s.sweep) into strips across one axis
-// (the interval at offset `across` of each box's sweep entry), at least as
-// wide as the widest box, so that two boxes overlapping across share a
-// strip; each box joins every strip it reaches, keeping sweep order. A
-// pair met in two strips is reported twice and merged with the rest. Sweep
+// One axis of the grid: cells of `width` from `low`.
+struct GridAxis {
+  double low = 0, width = 0, spread = 0;
+  int cells = 1;
+  int cell_of(double v) const {
+    if (cells == 1) return 0;
+    return std::min(cells - 1, static_cast<int>((v - low) / width));
+  }
+};
+
+// Cuts the boxes (in sweep order, s.sweep) into the cells of a grid across
+// the two axes other than the sweep's (offsets 2 and 4 of each box's sweep
+// entry), each cell at least as wide as the widest box along its axis; each
+// box joins every cell it reaches (at most 4), keeping sweep order. Sweep
 // and prune along one axis alone compares every box with all that overlap
-// it there (a whole row of a wide pile); within a strip, only its
-// neighbours. One strip, the plain sweep, when the boxes are not finite or
-// a box is as wide as the spread.
-void strip_boxes(CollisionScratch& s, int nsap, int across) {
-  double low = INFINITY, high = -INFINITY, widest = 0;
+// it there (in a pile, a whole slab of it); within a cell, only its
+// neighbours. The grid has at most about 4 cells per box (cells widen when
+// the boxes are sparse), and one cell, the plain sweep, when the boxes are
+// not finite. Returns the grid's axes.
+void grid_boxes(CollisionScratch& s, int nsap, GridAxis* axes) {
   bool finite = true;
-  for (int i = 0; i < nsap; ++i) {
-    const double lo = s.sweep[6 * i + across], hi = s.sweep[6 * i + across + 1];
-    finite = finite && std::isfinite(lo) && std::isfinite(hi);
-    low = std::min(low, lo);
-    high = std::max(high, hi);
-    widest = std::max(widest, hi - lo);
+  for (int t = 0; t < 2; ++t) {
+    const int offset = 2 + 2 * t;
+    double low = INFINITY, high = -INFINITY, widest = 0;
+    for (int i = 0; i < nsap; ++i) {
+      const double lo = s.sweep[6 * i + offset], hi = s.sweep[6 * i + offset + 1];
+      finite = finite && std::isfinite(lo) && std::isfinite(hi);
+      low = std::min(low, lo);
+      high = std::max(high, hi);
+      widest = std::max(widest, hi - lo);
+    }
+    axes[t].low = low;
+    axes[t].spread = high - low;
+    axes[t].width = std::max(widest, axes[t].spread / nsap);
   }
-  const double spread = high - low;
-  const double width = std::max(widest, spread / nsap);
-  int strips = 1;
-  if (finite && std::isfinite(spread) && width > 0) {
-    strips = std::min(nsap, static_cast<int>(spread / width) + 1);
-  }
-  auto strip_of = [&](double v) {
-    if (strips == 1) return 0;
-    return std::min(strips - 1, static_cast<int>((v - low) / width));
+  auto count_cells = [&](GridAxis& axis) {
+    axis.cells = 1;
+    if (finite && std::isfinite(axis.spread) && axis.width > 0) {
+      axis.cells = std::min(nsap, static_cast<int>(axis.spread / axis.width) + 1);
+    }
   };
-  s.strip_start.assign(strips + 1, 0);
-  for (int i = 0; i < nsap; ++i) {
-    const int first = strip_of(s.sweep[6 * i + across]);
-    const int last = strip_of(s.sweep[6 * i + across + 1]);
-    for (int k = first; k <= last; ++k) ++s.strip_start[k + 1];
+  count_cells(axes[0]);
+  count_cells(axes[1]);
+  while (static_cast<long>(axes[0].cells) * axes[1].cells > 4L * nsap) {
+    GridAxis& finer = axes[0].cells >= axes[1].cells ? axes[0] : axes[1];
+    finer.width *= 2;
+    count_cells(finer);
   }
-  for (int k = 0; k < strips; ++k) s.strip_start[k + 1] += s.strip_start[k];
-  s.strip_items.resize(s.strip_start[strips]);
-  s.strip_cursor.assign(s.strip_start.begin(), s.strip_start.end() - 1);
-  for (int i = 0; i < nsap; ++i) {
-    const int first = strip_of(s.sweep[6 * i + across]);
-    const int last = strip_of(s.sweep[6 * i + across + 1]);
-    for (int k = first; k <= last; ++k) s.strip_items[s.strip_cursor[k]++] = i;
-  }
+  const int cells = axes[0].cells * axes[1].cells;
+  auto for_cells = [&](int i, auto&& visit) {
+    const double* w = &s.sweep[6 * i];
+    const int first0 = axes[0].cell_of(w[2]), last0 = axes[0].cell_of(w[3]);
+    const int first1 = axes[1].cell_of(w[4]), last1 = axes[1].cell_of(w[5]);
+    for (int c0 = first0; c0 <= last0; ++c0) {
+      for (int c1 = first1; c1 <= last1; ++c1) visit(c0 * axes[1].cells + c1);
+    }
+  };
+  s.cell_start.assign(cells + 1, 0);
+  for (int i = 0; i < nsap; ++i) for_cells(i, [&](int k) { ++s.cell_start[k + 1]; });
+  for (int k = 0; k < cells; ++k) s.cell_start[k + 1] += s.cell_start[k];
+  s.cell_items.resize(s.cell_start[cells]);
+  s.cell_cursor.assign(s.cell_start.begin(), s.cell_start.end() - 1);
+  for (int i = 0; i < nsap; ++i) for_cells(i, [&](int k) { s.cell_items[s.cell_cursor[k]++] = i; });
 }
 
 }  // namespace
@@ -164,14 +184,13 @@ void broadphase(const Model& m, const Data& d, CollisionScratch& s) {
   }
   if (nsap > 1) {
     // Sweep along the axis of largest spread of the box centres, within
-    // strips across the axis of second largest spread.
+    // the cells of a grid across the other two.
     const Vector3d variance = mean_sq - mean.cwiseProduct(mean) / nsap;
     int axis = 0;
     for (int k = 1; k < 3; ++k) {
       if (variance[k] > variance[axis]) axis = k;
     }
     const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
-    const int across = variance[a1] >= variance[a2] ? a1 : a2;
     s.order.assign(s.sap_bodies.begin(), s.sap_bodies.end());
     std::sort(s.order.begin(), s.order.end(),
               [&](int x, int y) { return s.box_lo[3 * x + axis] < s.box_lo[3 * y + axis]; });
@@ -185,17 +204,23 @@ void broadphase(const Model& m, const Data& d, CollisionScratch& s) {
         *w++ = s.box_hi[3 * b + k];
       }
     }
-    strip_boxes(s, nsap, across == a1 ? 2 : 4);
-    const int strips = static_cast<int>(s.strip_start.size()) - 1;
-    for (int strip = 0; strip < strips; ++strip) {
-      const int* items = s.strip_items.data() + s.strip_start[strip];
-      const int count = s.strip_start[strip + 1] - s.strip_start[strip];
+    GridAxis grid[2];
+    grid_boxes(s, nsap, grid);
+    const int cells = static_cast<int>(s.cell_start.size()) - 1;
+    for (int cell = 0; cell < cells; ++cell) {
+      const int* items = s.cell_items.data() + s.cell_start[cell];
+      const int count = s.cell_start[cell + 1] - s.cell_start[cell];
       for (int x = 0; x < count; ++x) {
         const double* w1 = &s.sweep[6 * items[x]];
         for (int y = x + 1; y < count; ++y) {
           const double* w2 = &s.sweep[6 * items[y]];
           if (w2[0] > w1[1]) break;
           if (w2[2] > w1[3] || w1[2] > w2[3] || w2[4] > w1[5] || w1[4] > w2[5]) continue;
+          // Both boxes reach the cell of their overlap's low corner: the
+          // pair is reported there only, once.
+          const int home = grid[0].cell_of(std::max(w1[2], w2[2])) * grid[1].cells +
+                           grid[1].cell_of(std::max(w1[4], w2[4]));
+          if (home != cell) continue;
           const int b1 = s.order[items[x]], b2 = s.order[items[y]];
           if (filtered_by_welds(m, s, b1, b2)) continue;
           s.body_pairs.push_back(body_pair_signature(b1, b2));

@@ -21,12 +21,12 @@ void prepare_collision_tables(const Model& model, CollisionScratch& s);
 // sorted and unique: every body with collidable geoms paired with each
 // static body that carries a plane (and the world), plus the pairs whose
 // bounding boxes overlap, found by sweep and prune along the world axis on
-// which the box centres spread most, within strips across the axis of
-// second largest spread (each at least as wide as the widest box). Boxes
+// which the box centres spread most, within the cells of a grid across the
+// other two axes (each cell at least as wide as the widest box). Boxes
 // hold each collidable geom's bounding sphere grown by its margin. Pairs on
 // one weld body, and a weld body with its weld parent (unless one is the
 // world, or the filterparent flag is off), are dropped. Exclusions are left
-// to the caller. O(n log n + overlaps within a strip).
+// to the caller. O(n log n + overlaps within a cell).
 void broadphase(const Model& model, const Data& data, CollisionScratch& s);
 
 }  // namespace pliant::collision

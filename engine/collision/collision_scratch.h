@@ -27,9 +27,9 @@ struct CollisionScratch {
   std::vector<int> order;
   std::vector<double>
       sweep;  // per body in sweep order: lo, hi along the sweep axis, then the others
-  // Strips across the second axis: strip k's bodies (positions in `order`,
-  // ascending) are strip_items[strip_start[k] .. strip_start[k + 1]).
-  std::vector<int> strip_start, strip_items, strip_cursor;
+  // A grid across the two other axes: cell k's bodies (positions in
+  // `order`, ascending) are cell_items[cell_start[k] .. cell_start[k + 1]).
+  std::vector<int> cell_start, cell_items, cell_cursor;
   std::vector<uint64_t> body_pairs;
   std::vector<uint64_t> pairs_unsorted;  // broadphase output before ordering
   std::vector<int> pair_bucket;          // per body + 1: start of its pairs in the ordering

@@ -231,18 +231,22 @@ TEST(Collision, ThousandBoxesAreNotQuadratic) {
 
 // The broadphase finds exactly the body pairs whose boxes overlap, against
 // every pair checked: spheres of mixed sizes (a few tiny, one large) spread
-// over a wide flat region, where the strips across the second axis matter,
-// and all of them in one cluster, where one strip holds everything.
+// over a wide flat region, where the grid's cells across the second axis
+// matter; through a cube, where both of its axes do (and boxes reach up to
+// four cells); and all of them in one cluster, where one cell holds
+// everything.
 TEST(Collision, BroadphaseFindsEveryOverlappingPair) {
   std::mt19937 random(7);
-  for (const double spread : {40.0, 0.5}) {
-    std::uniform_real_distribution<double> position(-spread, spread), size(0.05, 0.6);
+  for (const Vector3d& spread :
+       {Vector3d(40, 8, 0.4), Vector3d(4, 4, 4), Vector3d(0.5, 0.1, 0.005)}) {
+    std::uniform_real_distribution<double> position(-1, 1), size(0.05, 0.6);
     std::ostringstream xml;
     xml << "<mujoco><worldbody>";
     for (int i = 0; i < 300; ++i) {
       const double r = i == 0 ? 1.5 : i % 50 == 1 ? 0.001 : size(random);
-      xml << "<body pos='" << position(random) << " " << 0.2 * position(random) << " "
-          << 0.01 * position(random) << "'><freejoint/><geom size='" << r << "'/></body>";
+      xml << "<body pos='" << spread[0] * position(random) << " " << spread[1] * position(random)
+          << " " << spread[2] * position(random) << "'><freejoint/><geom size='" << r
+          << "'/></body>";
     }
     xml << "</worldbody></mujoco>";
     const Model model = load_model_from_string(xml.str());
@@ -267,8 +271,8 @@ TEST(Collision, BroadphaseFindsEveryOverlappingPair) {
       }
     }
     std::sort(expected.begin(), expected.end());
-    EXPECT_GT(expected.size(), 50u) << "spread " << spread;
-    EXPECT_EQ(workspace(data).collision.body_pairs, expected) << "spread " << spread;
+    EXPECT_GT(expected.size(), 50u) << "spread " << spread.transpose();
+    EXPECT_EQ(workspace(data).collision.body_pairs, expected) << "spread " << spread.transpose();
   }
 }
 
