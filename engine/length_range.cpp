@@ -71,6 +71,8 @@ Model pulling_model(const Model& m) {
   return sim;
 }
 
+constexpr double kMaxPullSteps = 100000;
+
 struct Run {
   double low = 0, high = 0;  // extremes of the length in the final window
 };
@@ -126,6 +128,23 @@ void compute_length_ranges(Model& m) {
   }
   if (!simulate) return;
   const Model sim = pulling_model(m);
+  // Each pull takes inttotal / timestep steps (1000 with the defaults); a
+  // model asking for more than kMaxPullSteps would keep loading for ever.
+  const double steps = o.inttotal / sim.options.timestep;
+  if (!(steps <= kMaxPullSteps)) {
+    int first = 0;
+    while (first < m.nu && !wanted(m, first, o.mode)) ++first;
+    const SourceLocation where =
+        first < static_cast<int>(a.where.size()) ? a.where[first] : SourceLocation{m.file, 0};
+    throw LoadError(where.file, where.line,
+                    "actuator '" + a.name[first] + "': its length range simulation would take " +
+                        std::to_string(steps) + " steps a pull (<compiler><lengthrange> inttotal " +
+                        std::to_string(o.inttotal) + " / timestep " +
+                        std::to_string(sim.options.timestep) + "); at most " +
+                        std::to_string(static_cast<long>(kMaxPullSteps)) +
+                        " are accepted: give the actuator a lengthrange, or a shorter inttotal "
+                        "or a longer timestep");
+  }
   for (int i = 0; i < m.nu; ++i) {
     if (!wanted(m, i, o.mode)) continue;
     if (o.useexisting && a.length_range[i][0] < a.length_range[i][1]) continue;

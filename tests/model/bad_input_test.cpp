@@ -97,6 +97,10 @@ const std::vector<BadFile>& bad_files() {
       {"lengthrange_unsettled.xml",
        10,
        {"actuator 'free_spin'", "did not settle", "give the actuator a lengthrange"}},
+      // A simulation that would take too many steps is refused, not run.
+      {"lengthrange_too_long.xml",
+       13,
+       {"actuator 'long_pull'", "steps a pull", "at most 100000 are accepted"}},
       {"shellinertia_on_mesh.xml",
        11,
        {"shellinertia is for primitive geoms", "inertia=\"shell\""}},
