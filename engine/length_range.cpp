@@ -131,29 +131,25 @@ void compute_length_ranges(Model& m) {
   // Each pull takes inttotal / timestep steps (1000 with the defaults); a
   // model asking for more than kMaxPullSteps would keep loading for ever.
   const double steps = o.inttotal / sim.options.timestep;
-  if (!(steps <= kMaxPullSteps)) {
-    int first = 0;
-    while (first < m.nu && !wanted(m, first, o.mode)) ++first;
-    const SourceLocation where =
-        first < static_cast<int>(a.where.size()) ? a.where[first] : SourceLocation{m.file, 0};
-    throw LoadError(where.file, where.line,
-                    "actuator '" + a.name[first] + "': its length range simulation would take " +
-                        std::to_string(steps) + " steps a pull (<compiler><lengthrange> inttotal " +
-                        std::to_string(o.inttotal) + " / timestep " +
-                        std::to_string(sim.options.timestep) + "); at most " +
-                        std::to_string(static_cast<long>(kMaxPullSteps)) +
-                        " are accepted: give the actuator a lengthrange, or a shorter inttotal "
-                        "or a longer timestep");
-  }
   for (int i = 0; i < m.nu; ++i) {
     if (!wanted(m, i, o.mode)) continue;
     if (o.useexisting && a.length_range[i][0] < a.length_range[i][1]) continue;
     if (o.uselimit && limit_range(m, i, a.length_range[i])) continue;
-    const Run shorter = pull(sim, i, -1), longer = pull(sim, i, 1);
-    const double low = shorter.low, high = longer.high, span = high - low;
     const std::string what = "actuator '" + a.name[i] + "' (" + std::to_string(i) + "): ";
     const SourceLocation where =
         i < static_cast<int>(a.where.size()) ? a.where[i] : SourceLocation{m.file, 0};
+    if (!(steps <= kMaxPullSteps)) {
+      throw LoadError(where.file, where.line,
+                      what + "its length range simulation would take " + std::to_string(steps) +
+                          " steps a pull (<compiler><lengthrange> inttotal " +
+                          std::to_string(o.inttotal) + " / timestep " +
+                          std::to_string(sim.options.timestep) + "); at most " +
+                          std::to_string(static_cast<long>(kMaxPullSteps)) +
+                          " are accepted: give the actuator a lengthrange, or a shorter inttotal "
+                          "or a longer timestep");
+    }
+    const Run shorter = pull(sim, i, -1), longer = pull(sim, i, 1);
+    const double low = shorter.low, high = longer.high, span = high - low;
     if (!(span > 0)) {
       throw LoadError(where.file, where.line,
                       what + "the simulated length range " + range_text(low, high) +
