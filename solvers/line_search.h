@@ -21,8 +21,7 @@ struct LineSearchInput {
   // gauss[0] = 0.5 (Ma - qfrc_smooth)^T (a - a0), gauss[1] = s^T (Ma - qfrc_smooth),
   // gauss[2] = 0.5 s^T M s.
   double gauss[3] = {0, 0, 0};
-  double search_norm = 0;       // |s|
-  double* quadratic = nullptr;  // scratch, 3 nefc
+  double search_norm = 0;  // |s|
   // Scratch, nefc: the rows whose piece can still change within the
   // search's window. Without it every evaluation visits every row.
   int* live = nullptr;
@@ -47,13 +46,10 @@ struct LineSearchResult {
 
 constexpr int kMaxLineSearchEvaluations = 50;
 
-// Per-row coefficients [0.5 D jar^2, D jv jar, 0.5 D jv^2] into input.quadratic.
-void prepare_line_search(const LineSearchInput& input);
-
-// Evaluates the 1-D function at alpha (needs prepare_line_search).
+// Evaluates the 1-D function at alpha.
 LinePoint evaluate_line(const LineSearchInput& input, double alpha);
 
-// Minimises along the line (calls prepare_line_search itself).
+// Minimises along the line.
 LineSearchResult exact_line_search(const LineSearchInput& input);
 
 }  // namespace pliant

@@ -27,7 +27,6 @@ void SolverWorkspace::prepare(const ConstraintProblem& p) {
   }
   scratch_nv.resize(nv);
   for (auto* v : {&jar, &jv}) grow(*v, nefc);
-  grow(quadratic, 3 * static_cast<size_t>(nefc));
   grow(live_rows, nefc);
   grow(changed_rows, nefc);
   grow(state, nefc);
@@ -165,7 +164,6 @@ void solve_primal(const ConstraintProblem& p, SolverWorkspace& w, PrimalMethod m
   line.problem = &p;
   line.jar = w.jar.data();
   line.jv = w.jv.data();
-  line.quadratic = w.quadratic.data();
   line.live = w.live_rows.data();
   for (int iter = 0; iter < p.iterations; ++iter) {
     // The 1-D problem along s: J s, M s and the Gauss coefficients

@@ -19,7 +19,7 @@ struct SolverWorkspace {
   // nv
   std::vector<double> ma, grad, mgrad, search, msearch, grad_old, mgrad_old, scratch_nv;
   // nefc
-  std::vector<double> jar, jv, quadratic, rank_vector;
+  std::vector<double> jar, jv, rank_vector;
   std::vector<int> live_rows;     // the line search's rows inside its window
   std::vector<int> changed_rows;  // Newton's rows changing state in an iteration
   // Rows with the same columns: row_run_end[i] ends row i's run; a run's

@@ -13,7 +13,7 @@ namespace {
 // The line's 1-D function from a point a along s.
 struct Line {
   const ConstraintProblem& p;
-  std::vector<double> a, s, jar, jv, quadratic, ma, ms;
+  std::vector<double> a, s, jar, jv, ma, ms;
   std::vector<int> live;
   LineSearchInput input;
 
@@ -28,7 +28,6 @@ struct Line {
     }
     jar.resize(p.nefc);
     jv.resize(p.nefc);
-    quadratic.resize(3 * p.nefc);
     live.resize(p.nefc);
     ma.resize(p.nv);
     ms.resize(p.nv);
@@ -46,13 +45,11 @@ struct Line {
     input.problem = &p;
     input.jar = jar.data();
     input.jv = jv.data();
-    input.quadratic = quadratic.data();
     input.live = live.data();
     input.gauss[0] = gauss_cost(p, a.data(), ma.data());
     input.gauss[1] = g1;
     input.gauss[2] = 0.5 * g2;
     input.search_norm = std::sqrt(norm);
-    prepare_line_search(input);
   }
 
   // Total cost at a + alpha s, evaluated from scratch.
@@ -182,7 +179,6 @@ TEST(LineSearch, StaysAtTheMinimumWhenStartedThere) {
     for (int i = 0; i < sp.problem.nefc; ++i) line.jar[i] += first.alpha * line.jv[i];
     line.input.gauss[0] += first.alpha * (line.input.gauss[1] + first.alpha * line.input.gauss[2]);
     line.input.gauss[1] += 2 * first.alpha * line.input.gauss[2];
-    prepare_line_search(line.input);
     const LinePoint at_start = evaluate_line(line.input, 0);
     ASSERT_NEAR(at_start.cost, first.cost, 1e-9 * std::abs(first.cost)) << seed;
     const LineSearchResult again = exact_line_search(line.input);
