@@ -64,6 +64,13 @@ Vector3d core_support(const GeomShape& g, const Vector3d& dir) {
   return g.pos + (axis.dot(dir) >= 0 ? g.size[1] : -g.size[1]) * axis;
 }
 
+// support_point, from the hull vertex vertex_index found when there is one:
+// the climb over the hull is most of a mesh's support, done once.
+Vector3d support_at(const GeomShape& g, const Vector3d& dir, int index) {
+  if (g.type == GeomType::kMesh && index >= 0) return g.pos + g.mat * g.hull.vertices[index];
+  return support_point(g, dir);
+}
+
 // Supports of a - b; each shape grows by its inflation along the direction,
 // and a round shape may stand for its core.
 struct Minkowski {
@@ -76,11 +83,11 @@ struct Minkowski {
   // dir is unit.
   Vertex operator()(const Vector3d& dir) const {
     Vertex s;
-    s.pa = (core_a ? core_support(a, dir) : support_point(a, dir)) + inflate_a * dir;
-    s.pb = (core_b ? core_support(b, -dir) : support_point(b, -dir)) - inflate_b * dir;
-    s.v = s.pa - s.pb;
     s.ia = track_vertices ? vertex_index(a, dir) : -1;
     s.ib = track_vertices ? vertex_index(b, -dir) : -1;
+    s.pa = (core_a ? core_support(a, dir) : support_at(a, dir, s.ia)) + inflate_a * dir;
+    s.pb = (core_b ? core_support(b, -dir) : support_at(b, -dir, s.ib)) - inflate_b * dir;
+    s.v = s.pa - s.pb;
     return s;
   }
 };
