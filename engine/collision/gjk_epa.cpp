@@ -36,14 +36,15 @@ struct Vertex {
 };
 
 // Which vertex of a box (corner bits x, y, z positive) or mesh hull the
-// support along world `dir` is; -1 for other shapes.
-int vertex_index(const GeomShape& g, const Vector3d& dir) {
+// support along world `dir` is; -1 for other shapes. A hull is climbed from
+// vertex `climb`.
+int vertex_index(const GeomShape& g, const Vector3d& dir, int climb) {
   const Vector3d local = g.mat.transpose() * dir;
   if (g.type == GeomType::kBox) {
     return (local[0] >= 0 ? 1 : 0) | (local[1] >= 0 ? 2 : 0) | (local[2] >= 0 ? 4 : 0);
   }
   if (g.type == GeomType::kMesh && g.hull.vertex_count > 0) {
-    return hull_support_index(g.hull, local);
+    return hull_support_index(g.hull, local, climb);
   }
   return -1;
 }
@@ -79,17 +80,27 @@ struct Minkowski {
   double inflate_a = 0, inflate_b = 0;
   bool core_a = false, core_b = false;
   bool track_vertices = false;  // record vertex_index of each support
+  // A mesh's next hull climb starts at its last support vertex, as MuJoCo
+  // 3.3.8 does within one query: successive directions are close, so the
+  // climb is short.
+  mutable int climb_a = 0, climb_b = 0;
 
   // dir is unit.
   Vertex operator()(const Vector3d& dir) const {
     Vertex s;
-    s.ia = track_vertices ? vertex_index(a, dir) : -1;
-    s.ib = track_vertices ? vertex_index(b, -dir) : -1;
-    s.pa = (core_a ? core_support(a, dir) : support_at(a, dir, s.ia)) + inflate_a * dir;
-    s.pb = (core_b ? core_support(b, -dir) : support_at(b, -dir, s.ib)) - inflate_b * dir;
+    const int va = track_vertices || is_mesh(a) ? vertex_index(a, dir, climb_a) : -1;
+    const int vb = track_vertices || is_mesh(b) ? vertex_index(b, -dir, climb_b) : -1;
+    if (is_mesh(a) && va >= 0) climb_a = va;
+    if (is_mesh(b) && vb >= 0) climb_b = vb;
+    s.ia = track_vertices ? va : -1;
+    s.ib = track_vertices ? vb : -1;
+    s.pa = (core_a ? core_support(a, dir) : support_at(a, dir, va)) + inflate_a * dir;
+    s.pb = (core_b ? core_support(b, -dir) : support_at(b, -dir, vb)) - inflate_b * dir;
     s.v = s.pa - s.pb;
     return s;
   }
+
+  static bool is_mesh(const GeomShape& g) { return g.type == GeomType::kMesh; }
 };
 
 // ---- the simplex's nearest point to the origin ----

@@ -116,8 +116,9 @@ int hfield_convex(const GeomShape& a, const GeomShape& b, double margin, RawCont
 int sphere_sphere_raw(const Vector3d& c1, double r1, const Vector3d& z1, const Vector3d& c2,
                       double r2, const Vector3d& z2, double margin, RawContact* out);
 
-// Index of the hull vertex farthest along `dir` (geom frame).
-int hull_support_index(const HullView& hull, const Vector3d& dir);
+// Index of the hull vertex farthest along `dir` (geom frame); the climb
+// over the hull's graph starts at vertex `start`.
+int hull_support_index(const HullView& hull, const Vector3d& dir, int start = 0);
 
 // Farthest point of a convex geom in world direction `dir` (unit).
 Vector3d support_point(const GeomShape& g, const Vector3d& dir);
