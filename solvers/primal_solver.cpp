@@ -8,18 +8,6 @@
 
 namespace pliant {
 
-namespace {
-
-// Grows v to n entries at least. The solvers' own arrays never shrink: a
-// step solves its islands one after another, and regrowing after a small
-// island would clear the entries again each time.
-template <class T>
-void grow(std::vector<T>& v, size_t n) {
-  if (v.size() < n) v.resize(n);
-}
-
-}  // namespace
-
 void SolverWorkspace::prepare(const ConstraintProblem& p) {
   const int nv = p.nv, nefc = p.nefc;
   for (auto* v : {&ma, &grad, &mgrad, &search, &msearch, &grad_old, &mgrad_old, &gathered}) {

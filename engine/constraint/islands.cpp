@@ -31,14 +31,6 @@ void sort_by_group(const std::vector<int>& group_of, int n, int count, std::vect
   }
 }
 
-// Island arrays only grow: each island's problem reads its own counts, and
-// a resize would zero the tail every time a larger island follows a
-// smaller one (a pile's big island refilled 3 MB a step).
-template <class T>
-void grow(std::vector<T>& v, size_t n) {
-  if (v.size() < n) v.resize(n);
-}
-
 // One kinematic tree (a single robot) that some row reaches: one island of
 // every dof and row, in their own order, as the general pass would find
 // without its union-find over every row's columns.
