@@ -113,6 +113,9 @@ void BlockCholesky::analyse(const ConstraintProblem& p, const TreeOrdering& orde
                     (root ? 0.0 : path_work_[pattern_[pattern_start_[b]]]);
   }
   values_.assign(panel_[blocks_], 0.0);
+  int tallest = 0;
+  for (int b = 0; b < blocks_; ++b) tallest = std::max(tallest, height_[b]);
+  if (static_cast<int>(gathered_.size()) < tallest) gathered_.resize(tallest);
   inverse_diagonal_.resize(n_);
   relative_.resize(n_);
 }
@@ -218,66 +221,71 @@ bool BlockCholesky::factor() {
 // its parent block), as the envelope factor's update:
 // r = sqrt(L_jj^2 +- v_j^2), c = r / L_jj, s = v_j / L_jj; below the
 // diagonal L_kj <- (L_kj +- s v_k) / c and v_k <- c v_k - s L_kj (new).
+// A block's entries of v below its own rows are gathered once, rotated by
+// each of its columns as one contiguous run, and scattered back: the same
+// operations on every entry, in the same order, as entry by entry.
 bool BlockCholesky::rank_one(double* v, bool downdate, int first) {
   const double sign = downdate ? -1 : 1;
   bool ok = true;
   int j = first;
   while (j < n_ && v[j] == 0) ++j;
+  double* below_v = gathered_.data();
+  auto rotate = [](double* __restrict l, double* __restrict u, int count, double signed_sine,
+                   double cosine, double sine, double inverse_cosine) {
+    for (int m = 0; m < count; ++m) {
+      l[m] = (l[m] + signed_sine * u[m]) * inverse_cosine;
+      u[m] = cosine * u[m] - sine * l[m];
+    }
+  };
   while (j < n_) {
-    const int b = block_of_[j], c = j - start_[b], h = height_[b];
-    const int s = start_[b + 1] - start_[b];
-    const int* rows = rows_.data() + row_start_[b];
-    const int next = c + 1 < s ? j + 1 : (h > s ? rows[s] : n_);
-    const double vj = v[j];
-    v[j] = 0;
-    if (vj == 0 || !ok) {
-      j = next;
-      if (!ok) {
-        for (int r = c + 1; r < h; ++r) v[rows[r]] = 0;
-      }
+    const int b = block_of_[j], own = start_[b], h = height_[b];
+    const int s = start_[b + 1] - own, below = h - s;
+    const int* rows = rows_.data() + row_start_[b] + s;
+    if (!ok) {
+      for (int c = j - own; c < s; ++c) v[own + c] = 0;
+      for (int m = 0; m < below; ++m) v[rows[m]] = 0;
+      j = below > 0 ? rows[0] : n_;
       continue;
     }
-    double* column = values_.data() + panel_[b] + c * h;
-    const double ljj = column[c];
-    const double r2 = ljj * ljj + sign * vj * vj;
-    if (!(r2 > 1e-15 * ljj * ljj)) {
-      ok = false;  // rank loss: the caller refactorises
-      for (int r = c + 1; r < h; ++r) v[rows[r]] = 0;
-      j = next;
-      continue;
-    }
-    const double root = std::sqrt(r2);
-    const double cosine = root / ljj, sine = vj / ljj, inverse_cosine = ljj / root;
-    column[c] = root;
-    inverse_diagonal_[j] = 1 / root;
-    // Below the diagonal: the own block's rows, then each pattern block's
-    // (contiguous in v).
-    const double signed_sine = sign * sine;
-    auto rotate = [&](double* l, double* u, int count) {
-      for (int m = 0; m < count; ++m) {
-        l[m] = (l[m] + signed_sine * u[m]) * inverse_cosine;
-        u[m] = cosine * u[m] - sine * l[m];
+    for (int m = 0; m < below; ++m) below_v[m] = v[rows[m]];
+    for (int c = j - own; c < s; ++c) {
+      const double vj = v[own + c];
+      v[own + c] = 0;
+      if (vj == 0 || !ok) continue;
+      double* column = values_.data() + panel_[b] + c * h;
+      const double ljj = column[c];
+      const double r2 = ljj * ljj + sign * vj * vj;
+      if (!(r2 > 1e-15 * ljj * ljj)) {
+        // Rank loss: the caller refactorises. The rest of the walk clears v
+        // (every later entry of v lies in a block on the path).
+        ok = false;
+        continue;
       }
-    };
-    rotate(column + c + 1, v + j + 1, s - c - 1);
-    double* below = column + s;
-    for (int k = pattern_start_[b]; k < pattern_start_[b + 1]; ++k) {
-      const int begin = start_[pattern_[k]], count = start_[pattern_[k] + 1] - begin;
-      rotate(below, v + begin, count);
-      below += count;
+      const double root = std::sqrt(r2);
+      const double cosine = root / ljj, sine = vj / ljj, inverse_cosine = ljj / root;
+      column[c] = root;
+      inverse_diagonal_[own + c] = 1 / root;
+      const double signed_sine = sign * sine;
+      rotate(column + c + 1, v + own + c + 1, s - c - 1, signed_sine, cosine, sine, inverse_cosine);
+      rotate(column + s, below_v, below, signed_sine, cosine, sine, inverse_cosine);
     }
-    j = next;
+    for (int m = 0; m < below; ++m) v[rows[m]] = below_v[m];
+    j = below > 0 ? rows[0] : n_;
   }
   return ok;
 }
 
 // L y = x by columns, then L^T x = y backward. A panel's rows below its
-// own block are whole blocks, contiguous in x: each is visited as one
-// segment (the same operations, in the same order, as row by row).
+// own block are gathered from x once per block and visited as one
+// contiguous run by each column (the same operations, in the same order,
+// as row by row).
 void BlockCholesky::solve(double* x) const {
+  double* below_x = gathered_.data();
   for (int b = 0; b < blocks_; ++b) {
-    const int s = start_[b + 1] - start_[b], h = height_[b], own = start_[b];
+    const int s = start_[b + 1] - start_[b], h = height_[b], own = start_[b], below = h - s;
     const double* panel = values_.data() + panel_[b];
+    const int* rows = rows_.data() + row_start_[b] + s;
+    for (int m = 0; m < below; ++m) below_x[m] = x[rows[m]];
     for (int c = 0; c < s; ++c) {
       const int j = own + c;
       const double xj = x[j] * inverse_diagonal_[j];
@@ -285,30 +293,24 @@ void BlockCholesky::solve(double* x) const {
       if (xj == 0) continue;
       const double* column = panel + c * h;
       for (int r = c + 1; r < s; ++r) x[own + r] -= column[r] * xj;
-      const double* below = column + s;
-      for (int k = pattern_start_[b]; k < pattern_start_[b + 1]; ++k) {
-        const int begin = start_[pattern_[k]], count = start_[pattern_[k] + 1] - begin;
-        double* segment = x + begin;
-        for (int m = 0; m < count; ++m) segment[m] -= below[m] * xj;
-        below += count;
-      }
+      const double* __restrict lower = column + s;
+      double* __restrict target = below_x;
+      for (int m = 0; m < below; ++m) target[m] -= lower[m] * xj;
     }
+    for (int m = 0; m < below; ++m) x[rows[m]] = below_x[m];
   }
   for (int b = blocks_ - 1; b >= 0; --b) {
-    const int s = start_[b + 1] - start_[b], h = height_[b], own = start_[b];
+    const int s = start_[b + 1] - start_[b], h = height_[b], own = start_[b], below = h - s;
     const double* panel = values_.data() + panel_[b];
+    const int* rows = rows_.data() + row_start_[b] + s;
+    for (int m = 0; m < below; ++m) below_x[m] = x[rows[m]];
     for (int c = s - 1; c >= 0; --c) {
       const int j = own + c;
       const double* column = panel + c * h;
       double sum = x[j];
       for (int r = c + 1; r < s; ++r) sum -= column[r] * x[own + r];
-      const double* below = column + s;
-      for (int k = pattern_start_[b]; k < pattern_start_[b + 1]; ++k) {
-        const int begin = start_[pattern_[k]], count = start_[pattern_[k] + 1] - begin;
-        const double* segment = x + begin;
-        for (int m = 0; m < count; ++m) sum -= below[m] * segment[m];
-        below += count;
-      }
+      const double* lower = column + s;
+      for (int m = 0; m < below; ++m) sum -= lower[m] * below_x[m];
       x[j] = sum * inverse_diagonal_[j];
     }
   }

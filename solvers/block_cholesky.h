@@ -86,6 +86,9 @@ class BlockCholesky {
   std::vector<int> relative_;
   // locate(): each slot's block, and where its column starts in values_.
   std::vector<int> slot_block_, slot_column_;
+  // rank_one() and solve(): one panel's entries of a vector below its own
+  // rows, gathered (the tallest panel's height).
+  mutable std::vector<double> gathered_;
   // at(): panel row where block cached_row_block_ starts in the panel of
   // cached_column_block_; pattern_row_[k] is that row for pattern_[k].
   std::vector<int> pattern_row_;
