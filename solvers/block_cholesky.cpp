@@ -112,7 +112,9 @@ void BlockCholesky::analyse(const ConstraintProblem& p, const TreeOrdering& orde
     path_work_[b] = static_cast<double>(height_[b]) * s +
                     (root ? 0.0 : path_work_[pattern_[pattern_start_[b]]]);
   }
-  values_.assign(panel_[blocks_], 0.0);
+  // Values are set by clear_values() before use (and this factor may not
+  // be the one chosen): the storage only grows here.
+  if (static_cast<int>(values_.size()) < panel_[blocks_]) values_.resize(panel_[blocks_]);
   int tallest = 0;
   for (int b = 0; b < blocks_; ++b) tallest = std::max(tallest, height_[b]);
   if (static_cast<int>(gathered_.size()) < tallest) gathered_.resize(tallest);
@@ -120,7 +122,9 @@ void BlockCholesky::analyse(const ConstraintProblem& p, const TreeOrdering& orde
   relative_.resize(n_);
 }
 
-void BlockCholesky::clear_values() { std::fill(values_.begin(), values_.end(), 0.0); }
+void BlockCholesky::clear_values() {
+  std::fill_n(values_.begin(), panel_.empty() ? 0 : panel_[blocks_], 0.0);
+}
 
 void BlockCholesky::find_offset(int row_block, int column_block) {
   const int* begin = pattern_.data() + pattern_start_[column_block];

@@ -27,7 +27,7 @@ class TreeOrdering;
 class BlockCholesky {
  public:
   // The pattern of H = M + J^T D J (every row of p) in the ordering's
-  // factor order, and the storage for it (values zeroed).
+  // factor order, and the storage for it (values set by clear_values()).
   void analyse(const ConstraintProblem& p, const TreeOrdering& order);
 
   int size() const { return n_; }
