@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "solvers/tree_ordering.h"
+#include "solvers/workspace.h"
 
 namespace pliant {
 
@@ -114,10 +115,10 @@ void BlockCholesky::analyse(const ConstraintProblem& p, const TreeOrdering& orde
   }
   // Values are set by clear_values() before use (and this factor may not
   // be the one chosen): the storage only grows here.
-  if (static_cast<int>(values_.size()) < panel_[blocks_]) values_.resize(panel_[blocks_]);
+  grow(values_, panel_[blocks_]);
   int tallest = 0;
   for (int b = 0; b < blocks_; ++b) tallest = std::max(tallest, height_[b]);
-  if (static_cast<int>(gathered_.size()) < tallest) gathered_.resize(tallest);
+  grow(gathered_, tallest);
   inverse_diagonal_.resize(n_);
   relative_.resize(n_);
 }

@@ -11,6 +11,15 @@ namespace {
 // edges.
 constexpr int kMaxClique = 8;
 
+// Set bits of a word, inline: the portable build has no popcnt instruction,
+// and the library call it would make cost a call per word.
+inline int bit_count(unsigned long long x) {
+  x -= (x >> 1) & 0x5555555555555555ull;
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return static_cast<int>((x * 0x0101010101010101ull) >> 56);
+}
+
 }  // namespace
 
 void TreeOrdering::compute(const ConstraintProblem& p, Method method) {
@@ -175,19 +184,6 @@ void TreeOrdering::reverse_cuthill_mckee() {
 // neighbours into a clique. The graph is kept as bit rows (trees^2 / 8
 // bytes), so an elimination costs its degree times trees / 64 word
 // operations, and the choice a heap operation per changed degree.
-namespace {
-
-// Set bits of a word, inline: the portable build has no popcnt instruction,
-// and the library call it would make cost a call per word.
-inline int bit_count(unsigned long long x) {
-  x -= (x >> 1) & 0x5555555555555555ull;
-  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-  return static_cast<int>((x * 0x0101010101010101ull) >> 56);
-}
-
-}  // namespace
-
 void TreeOrdering::minimum_degree() {
   const int words = (trees_ + 63) / 64;
   bits_.assign(static_cast<size_t>(trees_) * words, 0);

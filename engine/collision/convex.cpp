@@ -20,10 +20,9 @@ double sign_of(double x) { return x >= 0 ? 1.0 : -1.0; }
 // neighbour that is farther along `dir` until none is. On a convex hull a
 // local maximum is global. Without a graph, scan every vertex from 0.
 int hull_support_index(const HullView& hull, const Vector3d& dir, int start) {
-  if (hull.neighbour_count == nullptr || hull.neighbour_count[0] == 0) start = 0;
-  int best = start;
-  double best_dot = hull.vertices[start].dot(dir);
   if (hull.neighbour_count == nullptr || hull.neighbour_count[0] == 0) {
+    int best = 0;
+    double best_dot = hull.vertices[0].dot(dir);
     for (int i = 1; i < hull.vertex_count; ++i) {
       const double d = hull.vertices[i].dot(dir);
       if (d > best_dot) {
@@ -33,6 +32,8 @@ int hull_support_index(const HullView& hull, const Vector3d& dir, int start) {
     }
     return best;
   }
+  int best = start;
+  double best_dot = hull.vertices[start].dot(dir);
   for (bool moved = true; moved;) {
     moved = false;
     const int* nbr = hull.neighbours + hull.neighbour_adr[best];
