@@ -182,8 +182,10 @@ void TreeOrdering::reverse_cuthill_mckee() {
 // Greedy minimum degree on the tree graph: repeatedly eliminate the tree
 // with the fewest neighbours (ties: the lowest index), joining its
 // neighbours into a clique. The graph is kept as bit rows (trees^2 / 8
-// bytes), so an elimination costs its degree times trees / 64 word
-// operations, and the choice a heap operation per changed degree.
+// bytes, symmetric, no tree its own neighbour). An elimination visits only
+// the words of its row that hold neighbours, and a neighbour's degree
+// changes by the bits it gains there, so it costs its degree times those
+// few words; the choice is a heap operation per changed degree.
 void TreeOrdering::minimum_degree() {
   const int words = (trees_ + 63) / 64;
   bits_.assign(static_cast<size_t>(trees_) * words, 0);
@@ -215,16 +217,26 @@ void TreeOrdering::minimum_degree() {
     }
     order_[placed] = v;
     visited_[v] = 1;
-    const unsigned long long* rv = row(v);
+    unsigned long long* rv = row(v);
+    row_words_.clear();
     for (int w = 0; w < words; ++w) {
+      if (rv[w] != 0) row_words_.push_back(w);
+    }
+    for (int w : row_words_) {
       for (unsigned long long word = rv[w]; word != 0; word &= word - 1) {
         const int u = w * 64 + __builtin_ctzll(word);
         unsigned long long* ru = row(u);
-        for (int x = 0; x < words; ++x) ru[x] |= rv[x];
+        // u gains v's other neighbours and loses v; its own bit, gained
+        // from v's row, is cleared again.
+        int degree = degree_[u] - 2;
+        for (int x : row_words_) {
+          const unsigned long long gained = rv[x] & ~ru[x];
+          if (gained == 0) continue;
+          ru[x] |= gained;
+          degree += bit_count(gained);
+        }
         ru[v / 64] &= ~(1ull << (v % 64));
         ru[u / 64] &= ~(1ull << (u % 64));
-        int degree = 0;
-        for (int x = 0; x < words; ++x) degree += bit_count(ru[x]);
         degree_[u] = degree;
         heap_.push_back({degree, u});
         std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
@@ -232,7 +244,7 @@ void TreeOrdering::minimum_degree() {
     }
     // v leaves the graph: clear it from its neighbours' rows (done above)
     // and its own row.
-    std::fill(row(v), row(v) + words, 0ull);
+    for (int w : row_words_) rv[w] = 0;
   }
 }
 

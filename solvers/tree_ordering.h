@@ -63,10 +63,11 @@ class TreeOrdering {
   std::vector<int> cursor_;
   // Breadth-first search and the final tree order.
   std::vector<int> order_, level_order_, visited_;
-  // Minimum degree: the elimination graph as one bit row per tree, and
-  // each tree's current degree.
+  // Minimum degree: the elimination graph as one bit row per tree, each
+  // tree's current degree, and the words of the eliminated tree's row that
+  // hold neighbours.
   std::vector<unsigned long long> bits_;
-  std::vector<int> degree_;
+  std::vector<int> degree_, row_words_;
   std::vector<std::pair<int, int>> heap_;  // (degree, tree) candidates
 };
 
