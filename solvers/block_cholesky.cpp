@@ -121,6 +121,10 @@ void BlockCholesky::analyse(const ConstraintProblem& p, const TreeOrdering& orde
   grow(gathered_, tallest);
   inverse_diagonal_.resize(n_);
   relative_.resize(n_);
+  int widest = 0;
+  for (int b = 0; b < blocks_; ++b) widest = std::max(widest, start_[b + 1] - start_[b]);
+  grow(multipliers_, widest);
+  grow(multiplied_, widest);
 }
 
 void BlockCholesky::clear_values() {
@@ -205,14 +209,23 @@ bool BlockCholesky::factor() {
           relative_[r] = q;
         }
       }
+      // Target column k takes, entry by entry, the products of this
+      // panel's columns with a non-zero in row g + k, in column order: each
+      // target entry is read and written once.
       double* target = values_.data() + panel_[target_block];
       for (int k = 0; k < ts; ++k) {
-        double* target_column = target + k * th;
+        int count = 0;
         for (int c = 0; c < s; ++c) {
-          const double* column = panel + c * h;
-          const double f = column[g + k];
+          const double f = panel[c * h + g + k];
           if (f == 0) continue;
-          for (int r = g + k; r < h; ++r) target_column[relative_[r]] -= column[r] * f;
+          multipliers_[count] = f;
+          multiplied_[count++] = panel + c * h;
+        }
+        double* target_column = target + k * th;
+        for (int r = g + k; r < h; ++r) {
+          double sum = target_column[relative_[r]];
+          for (int m = 0; m < count; ++m) sum -= multiplied_[m][r] * multipliers_[m];
+          target_column[relative_[r]] = sum;
         }
       }
       g += ts;

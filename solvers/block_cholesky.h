@@ -82,8 +82,12 @@ class BlockCholesky {
   // the elimination tree (children lists) and a marker.
   std::vector<int> neighbour_start_, neighbours_, pattern_start_, pattern_, first_child_,
       next_sibling_, mark_, cursor_, row_trees_;
-  // factor(): panel rows of one block mapped to rows of another.
+  // factor(): panel rows of one block mapped to rows of another; the
+  // columns updating one target column and their multipliers (the widest
+  // block's width).
   std::vector<int> relative_;
+  std::vector<double> multipliers_;
+  std::vector<const double*> multiplied_;
   // locate(): each slot's block, and where its column starts in values_.
   std::vector<int> slot_block_, slot_column_;
   // rank_one() and solve(): one panel's entries of a vector below its own
