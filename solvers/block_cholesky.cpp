@@ -279,10 +279,13 @@ bool BlockCholesky::rank_one(double* v, bool downdate, int first) {
         ok = false;
         continue;
       }
-      const double root = std::sqrt(r2);
-      const double cosine = root / ljj, sine = vj / ljj, inverse_cosine = ljj / root;
+      // One division: 1 / ljj is kept already, and 1 / root is kept next.
+      const double root = std::sqrt(r2), inverse_root = 1 / root;
+      const double inverse_ljj = inverse_diagonal_[own + c];
+      const double cosine = root * inverse_ljj, sine = vj * inverse_ljj;
+      const double inverse_cosine = ljj * inverse_root;
       column[c] = root;
-      inverse_diagonal_[own + c] = 1 / root;
+      inverse_diagonal_[own + c] = inverse_root;
       const double signed_sine = sign * sine;
       rotate(column + c + 1, v + own + c + 1, s - c - 1, signed_sine, cosine, sine, inverse_cosine);
       rotate(column + s, below_v, below, signed_sine, cosine, sine, inverse_cosine);
@@ -295,8 +298,7 @@ bool BlockCholesky::rank_one(double* v, bool downdate, int first) {
 
 // L y = x by columns, then L^T x = y backward. A panel's rows below its
 // own block are gathered from x once per block and visited as one
-// contiguous run by each column (the same operations, in the same order,
-// as row by row).
+// contiguous run by each column.
 void BlockCholesky::solve(double* x) const {
   double* below_x = gathered_.data();
   for (int b = 0; b < blocks_; ++b) {
@@ -323,12 +325,16 @@ void BlockCholesky::solve(double* x) const {
     const int* rows = rows_.data() + row_start_[b] + s;
     for (int m = 0; m < below; ++m) below_x[m] = x[rows[m]];
     for (int c = s - 1; c >= 0; --c) {
+      // The rows below the block first: they are known when the block
+      // starts, so the sums of its columns over them run side by side, and
+      // only the few terms of the block's own rows wait for the columns
+      // solved before.
       const int j = own + c;
       const double* column = panel + c * h;
-      double sum = x[j];
-      for (int r = c + 1; r < s; ++r) sum -= column[r] * x[own + r];
       const double* lower = column + s;
+      double sum = x[j];
       for (int m = 0; m < below; ++m) sum -= lower[m] * below_x[m];
+      for (int r = c + 1; r < s; ++r) sum -= column[r] * x[own + r];
       x[j] = sum * inverse_diagonal_[j];
     }
   }
