@@ -2,16 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace pliant {
 namespace {
 
 constexpr double kMinCurvature = 1e-15;
 
-// Adds row i's quadratic piece 0.5 D (jar + alpha jv)^2 as coefficients
-// [0.5 D jar^2, D jv jar, 0.5 D jv^2] to q. They are computed where they are
-// used: a search visits most rows two or three times and adds few of them,
-// and keeping them stored cost a pass and 24 bytes a row.
+// Adds row i's quadratic piece 0.5 D (jar + alpha jv)^2 to q (a cone's
+// rows in its bottom zone).
 [[gnu::always_inline]] inline void add_quadratic(const LineSearchInput& in, int i, double* q) {
   const double d = in.problem->D[i], jar = in.jar[i], jv = in.jv[i];
   q[0] += 0.5 * d * jar * jar;
@@ -60,7 +59,7 @@ void add_cone(const LineSearchInput& in, const ConeGroup& cone, double alpha, do
 }
 
 // The piece of a non-elliptic row's cost at jar (see solvers/cost.h), as
-// add_row chooses it.
+// row_terms chooses it.
 enum class Piece { kZero, kQuadratic, kLinearNeg, kLinearPos };
 
 [[gnu::always_inline]] inline Piece row_piece(const ConstraintProblem& p, int i, double jar) {
@@ -79,41 +78,67 @@ enum class Piece { kZero, kQuadratic, kLinearNeg, kLinearPos };
   }
 }
 
-// Adds row i at alpha to the 1-D function: its quadratic piece's
-// coefficients to q, an elliptic cone's middle zone to point. Returns the
-// rows it covered (a cone's dim from its first row).
-[[gnu::always_inline]] inline int add_row(const LineSearchInput& in, int i, double alpha, double* q,
-                                          LinePoint& point) {
+// Row i's piece at alpha (a row outside elliptic cones) and the
+// coefficients of its cost c[0] + c[1] alpha + c[2] alpha^2, none for the
+// zero piece. Quadratic 0.5 D (jar + alpha jv)^2: [0.5 D jar^2, D jv jar,
+// 0.5 D jv^2]; Huber's linear pieces beyond |jar| = R fl:
+// -0.5 R fl^2 -+ fl (jar + alpha jv). They are computed where they are
+// used: a search visits most rows two or three times and adds few of them,
+// and keeping them stored cost a pass and 24 bytes a row.
+[[gnu::always_inline]] inline Piece row_terms(const LineSearchInput& in, int i, double alpha,
+                                              double* c) {
   const ConstraintProblem& p = *in.problem;
-  const double jar = in.jar[i] + alpha * in.jv[i];
+  const double jar0 = in.jar[i], jv = in.jv[i];
+  const double jar = jar0 + alpha * jv;
   switch (p.type[i]) {
     case RowType::kEquality:
       break;
     case RowType::kFrictionDof:
     case RowType::kFrictionTendon: {
-      // Huber: linear pieces -0.5 R fl^2 -+ fl jar beyond |jar| = R fl.
       const double fl = p.frictionloss[i], bound = p.R[i] * fl;
       if (jar <= -bound) {
-        q[0] += -0.5 * bound * fl - fl * in.jar[i];
-        q[1] += -fl * in.jv[i];
-        return 1;
+        c[0] = -0.5 * bound * fl - fl * jar0;
+        c[1] = -fl * jv;
+        return Piece::kLinearNeg;
       }
       if (jar >= bound) {
-        q[0] += -0.5 * bound * fl + fl * in.jar[i];
-        q[1] += fl * in.jv[i];
-        return 1;
+        c[0] = -0.5 * bound * fl + fl * jar0;
+        c[1] = fl * jv;
+        return Piece::kLinearPos;
       }
       break;
     }
-    case RowType::kContactElliptic: {
-      const ConeGroup& cone = p.cones[p.cone_of_row[i]];
-      add_cone(in, cone, alpha, q, point);
-      return cone.dim;
-    }
     default:
-      if (jar >= 0) return 1;
+      if (jar >= 0) return Piece::kZero;
   }
-  add_quadratic(in, i, q);
+  const double d = p.D[i];
+  c[0] = 0.5 * d * jar0 * jar0;
+  c[1] = d * jv * jar0;
+  c[2] = 0.5 * d * jv * jv;
+  return Piece::kQuadratic;
+}
+
+// q += the coefficients row_terms gave for `piece`.
+[[gnu::always_inline]] inline void add_terms(double* q, const double* c, Piece piece) {
+  if (piece == Piece::kZero) return;
+  q[0] += c[0];
+  q[1] += c[1];
+  if (piece == Piece::kQuadratic) q[2] += c[2];
+}
+
+// Adds row i at alpha to the 1-D function: its piece's coefficients to q,
+// an elliptic cone's middle zone to point. Returns the rows it covered (a
+// cone's dim from its first row).
+[[gnu::always_inline]] inline int add_row(const LineSearchInput& in, int i, double alpha, double* q,
+                                          LinePoint& point) {
+  const ConstraintProblem& p = *in.problem;
+  if (p.type[i] == RowType::kContactElliptic) {
+    const ConeGroup& cone = p.cones[p.cone_of_row[i]];
+    add_cone(in, cone, alpha, q, point);
+    return cone.dim;
+  }
+  double c[3] = {0, 0, 0};
+  add_terms(q, c, row_terms(in, i, alpha, c));
   return 1;
 }
 
@@ -127,13 +152,14 @@ LinePoint finish_point(LinePoint point, const double* q) {
   return point;
 }
 
-// Where the search may still go: the interval [lo, hi] of alpha. A row
-// whose piece is the same at both ends keeps it inside (jar + alpha jv is
-// monotone in alpha, rounded too), so its piece is summed once into
-// `fixed` (with the Gauss term) and the evaluations inside the window visit
-// only the `live` rows. Elliptic cones stay live. This is what keeps the
-// search cheap in large scenes: of a thousand-box pile's 21 000 rows, a few
-// hundred have a breakpoint inside a bracket.
+// Where the search may still go: the interval [lo, hi] of alpha (hi may be
+// +inf). A row whose piece is the same at both ends keeps it inside
+// (jar + alpha jv is monotone in alpha, rounded too), so its piece is summed
+// once into `fixed` (with the Gauss term) and the evaluations inside the
+// window visit only the `live` rows. Elliptic cones stay live. This is
+// what keeps the search cheap in large scenes: of a thousand-box pile's
+// 21 000 rows, about half can change piece somewhere along alpha >= 0, and
+// a few hundred inside a bracket.
 class LineWindow {
  public:
   explicit LineWindow(const LineSearchInput& in) : in_(in) {}
@@ -143,9 +169,8 @@ class LineWindow {
   // Moves the window to [lo, hi]: from the live rows when it shrinks, from
   // every row when it does not (a round-off step out of a bracket).
   void narrow(double lo, double hi) {
-    if (!(std::isfinite(lo) && std::isfinite(hi) && lo <= hi)) return;  // evaluations stay full
+    if (!(std::isfinite(lo) && lo <= hi && !std::isnan(hi))) return;  // evaluations stay full
     if (narrowed_ && lo == lo_ && hi == hi_) return;
-    const ConstraintProblem& p = *in_.problem;
     const bool inside = narrowed_ && lo_ <= lo && hi <= hi_;
     lo_ = lo;
     hi_ = hi;
@@ -153,13 +178,44 @@ class LineWindow {
     if (inside) {
       for (int j = 0; j < live_count_; ++j) keep_or_fix(in_.live[j], kept);
     } else {
-      fixed_[0] = in_.gauss[0];
-      fixed_[1] = in_.gauss[1];
-      fixed_[2] = in_.gauss[2];
-      for (int i = 0; i < p.nefc;) i += keep_or_fix(i, kept);
+      start_fixed();
+      for (int i = 0; i < in_.problem->nefc;) i += keep_or_fix(i, kept);
       narrowed_ = true;
     }
     live_count_ = kept;
+  }
+
+  // The function at alpha over every row, as evaluate_line, while the
+  // window becomes [alpha, +inf): the first evaluation of a search also
+  // sets up the window for the steps that follow it.
+  LinePoint evaluate_and_open(double alpha) {
+    lo_ = alpha;
+    hi_ = std::numeric_limits<double>::infinity();
+    start_fixed();
+    LinePoint point;
+    point.alpha = alpha;
+    double q[3] = {in_.gauss[0], in_.gauss[1], in_.gauss[2]};
+    const ConstraintProblem& p = *in_.problem;
+    int kept = 0;
+    for (int i = 0; i < p.nefc;) {
+      if (p.type[i] == RowType::kContactElliptic) {
+        in_.live[kept++] = i;
+        i += add_row(in_, i, alpha, q, point);
+        continue;
+      }
+      double c[3] = {0, 0, 0};
+      const Piece piece = row_terms(in_, i, alpha, c);
+      add_terms(q, c, piece);
+      if (piece == piece_at_hi(i, in_.jar[i], in_.jv[i])) {
+        add_terms(fixed_, c, piece);
+      } else {
+        in_.live[kept++] = i;
+      }
+      ++i;
+    }
+    live_count_ = kept;
+    narrowed_ = true;
+    return finish_point(point, q);
   }
 
   // The 1-D function at alpha inside the window.
@@ -172,17 +228,32 @@ class LineWindow {
   }
 
  private:
+  void start_fixed() {
+    fixed_[0] = in_.gauss[0];
+    fixed_[1] = in_.gauss[1];
+    fixed_[2] = in_.gauss[2];
+  }
+
+  // Row i's piece at the window's upper end (as alpha grows without bound
+  // when it is +inf).
+  [[gnu::always_inline]] Piece piece_at_hi(int i, double jar, double jv) const {
+    const ConstraintProblem& p = *in_.problem;
+    if (hi_ < std::numeric_limits<double>::infinity()) return row_piece(p, i, jar + hi_ * jv);
+    if (jv == 0) return row_piece(p, i, jar + lo_ * jv);
+    return row_piece(p, i, jv > 0 ? hi_ : -hi_);
+  }
+
   // Keeps row i live or adds its piece to fixed_; returns its rows.
-  int keep_or_fix(int i, int& kept) {
+  [[gnu::always_inline]] int keep_or_fix(int i, int& kept) {
     const ConstraintProblem& p = *in_.problem;
     if (p.type[i] == RowType::kContactElliptic) {
       in_.live[kept++] = i;
       return p.cones[p.cone_of_row[i]].dim;
     }
-    const double jar = in_.jar[i], jv = in_.jv[i];
-    if (row_piece(p, i, jar + lo_ * jv) == row_piece(p, i, jar + hi_ * jv)) {
-      LinePoint unused;
-      add_row(in_, i, lo_, fixed_, unused);
+    double c[3] = {0, 0, 0};
+    const Piece piece = row_terms(in_, i, lo_, c);
+    if (piece == piece_at_hi(i, in_.jar[i], in_.jv[i])) {
+      add_terms(fixed_, c, piece);
     } else {
       in_.live[kept++] = i;
     }
@@ -225,6 +296,12 @@ LineSearchResult exact_line_search(const LineSearchInput& in) {
     ++count;
     return window.contains(alpha) ? window.evaluate(alpha) : evaluate_line(in, alpha);
   };
+  // The first evaluation opens the window [0, +inf): a descent direction's
+  // steps all lie in it.
+  auto eval_start = [&] {
+    ++count;
+    return windowed ? window.evaluate_and_open(0) : evaluate_line(in, 0);
+  };
   auto newton = [&](const LinePoint& x) { return eval(x.alpha - x.d1 / x.d2); };
   auto converged = [gtol](const LinePoint& x) { return std::abs(x.d1) < gtol; };
   auto finish = [&](const LinePoint& x) {
@@ -236,7 +313,7 @@ LineSearchResult exact_line_search(const LineSearchInput& in) {
   // One Newton step from alpha = 0 is always tried, and kept when it does
   // not raise the cost; when its slope is within the tolerance it is the
   // answer (alpha = 0, no step, when the step raised the cost).
-  const LinePoint start = eval(0);
+  const LinePoint start = eval_start();
   result.cost = start.cost;
   LinePoint x = newton(start);
   if (start.cost < x.cost) x = start;
