@@ -116,13 +116,14 @@ void BlockCholesky::analyse(const ConstraintProblem& p, const TreeOrdering& orde
   // Values are set by clear_values() before use (and this factor may not
   // be the one chosen): the storage only grows here.
   grow(values_, panel_[blocks_]);
-  int tallest = 0;
-  for (int b = 0; b < blocks_; ++b) tallest = std::max(tallest, height_[b]);
+  int tallest = 0, widest = 0;
+  for (int b = 0; b < blocks_; ++b) {
+    tallest = std::max(tallest, height_[b]);
+    widest = std::max(widest, start_[b + 1] - start_[b]);
+  }
   grow(gathered_, tallest);
   inverse_diagonal_.resize(n_);
   relative_.resize(n_);
-  int widest = 0;
-  for (int b = 0; b < blocks_; ++b) widest = std::max(widest, start_[b + 1] - start_[b]);
   grow(multipliers_, widest);
   grow(multiplied_, widest);
 }

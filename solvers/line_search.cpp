@@ -9,13 +9,24 @@ namespace {
 
 constexpr double kMinCurvature = 1e-15;
 
-// Adds row i's quadratic piece 0.5 D (jar + alpha jv)^2 to q (a cone's
-// rows in its bottom zone).
-[[gnu::always_inline]] inline void add_quadratic(const LineSearchInput& in, int i, double* q) {
+// The pieces of a non-elliptic row's cost (see solvers/cost.h).
+enum class Piece { kZero, kQuadratic, kLinearNeg, kLinearPos };
+
+// Row i's quadratic piece 0.5 D (jar + alpha jv)^2 as coefficients
+// [0.5 D jar^2, D jv jar, 0.5 D jv^2] of 1, alpha, alpha^2.
+[[gnu::always_inline]] inline void quadratic_terms(const LineSearchInput& in, int i, double* c) {
   const double d = in.problem->D[i], jar = in.jar[i], jv = in.jv[i];
-  q[0] += 0.5 * d * jar * jar;
-  q[1] += d * jv * jar;
-  q[2] += 0.5 * d * jv * jv;
+  c[0] = 0.5 * d * jar * jar;
+  c[1] = d * jv * jar;
+  c[2] = 0.5 * d * jv * jv;
+}
+
+// q += a row's coefficients for `piece` (row_terms, quadratic_terms).
+[[gnu::always_inline]] inline void add_terms(double* q, const double* c, Piece piece) {
+  if (piece == Piece::kZero) return;
+  q[0] += c[0];
+  q[1] += c[1];
+  if (piece == Piece::kQuadratic) q[2] += c[2];
 }
 
 // One elliptic cone along the line. With N(alpha) = mu (jar0 + alpha jv0)
@@ -45,7 +56,11 @@ void add_cone(const LineSearchInput& in, const ConeGroup& cone, double alpha, do
   const double t = std::sqrt(t2);
   if (n >= mu * t || (t <= 0 && n >= 0)) return;  // top zone: no cost
   if (mu * n + t <= 0 || (t <= 0 && n < 0)) {     // bottom zone: quadratic rows
-    for (int j = 0; j < dim; ++j) add_quadratic(in, first + j, q);
+    for (int j = 0; j < dim; ++j) {
+      double c[3];
+      quadratic_terms(in, first + j, c);
+      add_terms(q, c, Piece::kQuadratic);
+    }
     return;
   }
   const double dm = p.D[first] / (mu * mu * (1 + mu * mu));
@@ -58,10 +73,7 @@ void add_cone(const LineSearchInput& in, const ConeGroup& cone, double alpha, do
   point.d2 += dm * (slope * slope - nmt * mu * tt);
 }
 
-// The piece of a non-elliptic row's cost at jar (see solvers/cost.h), as
-// row_terms chooses it.
-enum class Piece { kZero, kQuadratic, kLinearNeg, kLinearPos };
-
+// Row i's piece at jar, as row_terms chooses it.
 [[gnu::always_inline]] inline Piece row_piece(const ConstraintProblem& p, int i, double jar) {
   switch (p.type[i]) {
     case RowType::kEquality:
@@ -80,11 +92,10 @@ enum class Piece { kZero, kQuadratic, kLinearNeg, kLinearPos };
 
 // Row i's piece at alpha (a row outside elliptic cones) and the
 // coefficients of its cost c[0] + c[1] alpha + c[2] alpha^2, none for the
-// zero piece. Quadratic 0.5 D (jar + alpha jv)^2: [0.5 D jar^2, D jv jar,
-// 0.5 D jv^2]; Huber's linear pieces beyond |jar| = R fl:
-// -0.5 R fl^2 -+ fl (jar + alpha jv). They are computed where they are
-// used: a search visits most rows two or three times and adds few of them,
-// and keeping them stored cost a pass and 24 bytes a row.
+// zero piece: quadratic_terms, or Huber's linear pieces beyond
+// |jar| = R fl, -0.5 R fl^2 -+ fl (jar + alpha jv). They are computed where
+// they are used: a search visits most rows two or three times and adds few
+// of them, and keeping them stored cost a pass and 24 bytes a row.
 [[gnu::always_inline]] inline Piece row_terms(const LineSearchInput& in, int i, double alpha,
                                               double* c) {
   const ConstraintProblem& p = *in.problem;
@@ -111,19 +122,8 @@ enum class Piece { kZero, kQuadratic, kLinearNeg, kLinearPos };
     default:
       if (jar >= 0) return Piece::kZero;
   }
-  const double d = p.D[i];
-  c[0] = 0.5 * d * jar0 * jar0;
-  c[1] = d * jv * jar0;
-  c[2] = 0.5 * d * jv * jv;
+  quadratic_terms(in, i, c);
   return Piece::kQuadratic;
-}
-
-// q += the coefficients row_terms gave for `piece`.
-[[gnu::always_inline]] inline void add_terms(double* q, const double* c, Piece piece) {
-  if (piece == Piece::kZero) return;
-  q[0] += c[0];
-  q[1] += c[1];
-  if (piece == Piece::kQuadratic) q[2] += c[2];
 }
 
 // Adds row i at alpha to the 1-D function: its piece's coefficients to q,
@@ -206,11 +206,7 @@ class LineWindow {
       double c[3] = {0, 0, 0};
       const Piece piece = row_terms(in_, i, alpha, c);
       add_terms(q, c, piece);
-      if (piece == piece_at_hi(i, in_.jar[i], in_.jv[i])) {
-        add_terms(fixed_, c, piece);
-      } else {
-        in_.live[kept++] = i;
-      }
+      fix_or_keep(i, piece, c, kept);
       ++i;
     }
     live_count_ = kept;
@@ -243,6 +239,16 @@ class LineWindow {
     return row_piece(p, i, jv > 0 ? hi_ : -hi_);
   }
 
+  // Row i (outside cones) of piece `piece` and coefficients c at lo_: added
+  // to fixed_ when it keeps that piece up to hi_, else listed live.
+  [[gnu::always_inline]] void fix_or_keep(int i, Piece piece, const double* c, int& kept) {
+    if (piece == piece_at_hi(i, in_.jar[i], in_.jv[i])) {
+      add_terms(fixed_, c, piece);
+    } else {
+      in_.live[kept++] = i;
+    }
+  }
+
   // Keeps row i live or adds its piece to fixed_; returns its rows.
   [[gnu::always_inline]] int keep_or_fix(int i, int& kept) {
     const ConstraintProblem& p = *in_.problem;
@@ -251,12 +257,7 @@ class LineWindow {
       return p.cones[p.cone_of_row[i]].dim;
     }
     double c[3] = {0, 0, 0};
-    const Piece piece = row_terms(in_, i, lo_, c);
-    if (piece == piece_at_hi(i, in_.jar[i], in_.jv[i])) {
-      add_terms(fixed_, c, piece);
-    } else {
-      in_.live[kept++] = i;
-    }
+    fix_or_keep(i, row_terms(in_, i, lo_, c), c, kept);
     return 1;
   }
 
