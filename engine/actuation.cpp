@@ -4,11 +4,11 @@
 #include <cmath>
 
 #include "engine/dynamics.h"
-#include "engine/forward.h"
 #include "engine/kinematics.h"
 #include "engine/length_range.h"
 #include "engine/spatial.h"
 #include "model/numeric_limits.h"
+#include "pliant/forward.h"
 
 namespace pliant {
 namespace {

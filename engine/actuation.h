@@ -1,7 +1,7 @@
 
 #pragma once
 
-#include "engine/data.h"
+#include "pliant/data.h"
 
 namespace pliant {
 

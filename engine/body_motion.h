@@ -4,7 +4,7 @@
 // acceleration of any frame object (body, body frame, geom, site, camera),
 // subtree momenta, and the body wrenches after the constraint solver.
 
-#include "engine/data.h"
+#include "pliant/data.h"
 
 namespace pliant {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/data.h"
+#include "pliant/data.h"
 #include "solvers/tree_ldl.h"
 
 namespace pliant {

@@ -1,4 +1,4 @@
-#include "engine/forward.h"
+#include "pliant/forward.h"
 
 #include <cmath>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "engine/impact.h"
+#include "pliant/impact.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "engine/constraint/impedance.h"
+#include "pliant/impedance.h"
 
 namespace pliant {
 namespace {

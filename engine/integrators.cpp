@@ -6,8 +6,8 @@
 #include "engine/actuation.h"
 #include "engine/derivatives.h"
 #include "engine/dynamics.h"
-#include "engine/forward.h"
 #include "engine/workspace.h"
+#include "pliant/forward.h"
 
 namespace pliant {
 namespace {

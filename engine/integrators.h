@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/data.h"
+#include "pliant/data.h"
 
 namespace pliant {
 

@@ -4,11 +4,11 @@
 #include <cmath>
 #include <string>
 
-#include "engine/data.h"
 #include "engine/dynamics.h"
-#include "engine/forward.h"
-#include "model/load_error.h"
 #include "model/numeric_limits.h"
+#include "pliant/data.h"
+#include "pliant/forward.h"
+#include "pliant/load_error.h"
 
 namespace pliant {
 namespace {

@@ -1,4 +1,4 @@
-#include "engine/load.h"
+#include "pliant/load.h"
 
 #include "engine/model_constants.h"
 #include "model/loader.h"

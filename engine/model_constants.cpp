@@ -5,11 +5,11 @@
 
 #include "engine/actuation.h"
 #include "engine/dynamics.h"
-#include "engine/forward.h"
 #include "engine/kinematics.h"
 #include "engine/parameter_warnings.h"
 #include "engine/tendon.h"
 #include "model/numeric_limits.h"
+#include "pliant/forward.h"
 
 namespace pliant {
 namespace {

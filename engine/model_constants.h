@@ -1,6 +1,6 @@
 #pragma once
 
-#include "model/model.h"
+#include "pliant/model.h"
 
 namespace pliant {
 

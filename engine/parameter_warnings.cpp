@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "engine/constraint/impedance.h"
+#include "pliant/impedance.h"
 
 namespace pliant {
 namespace {

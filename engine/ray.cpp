@@ -1,4 +1,4 @@
-#include "engine/ray.h"
+#include "pliant/ray.h"
 
 #include <algorithm>
 #include <array>

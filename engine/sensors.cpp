@@ -8,10 +8,10 @@
 #include "engine/body_motion.h"
 #include "engine/collision/collision.h"
 #include "engine/constraint/solve.h"
-#include "engine/forward.h"
-#include "engine/ray.h"
 #include "engine/spatial.h"
-#include "model/sensor_types.h"
+#include "pliant/forward.h"
+#include "pliant/ray.h"
+#include "pliant/sensor_types.h"
 
 namespace pliant {
 namespace {

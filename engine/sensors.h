@@ -5,7 +5,7 @@
 // cutoff. forward() calls them; the `sensor` disable flag leaves sensordata
 // as it was. Noise is stored in the model and not applied, as in MuJoCo.
 
-#include "engine/data.h"
+#include "pliant/data.h"
 
 namespace pliant {
 

@@ -6,8 +6,8 @@
 
 #include <cmath>
 
-#include "engine/data.h"
 #include "model/numeric_limits.h"
+#include "pliant/data.h"
 
 namespace pliant {
 

@@ -1,10 +1,10 @@
-#include "engine/tuning.h"
+#include "pliant/tuning.h"
 
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
-#include "engine/constraint/impedance.h"
+#include "pliant/impedance.h"
 
 namespace pliant {
 

@@ -9,7 +9,7 @@
 
 #include "engine/collision/collision_scratch.h"
 #include "engine/constraint/islands.h"
-#include "engine/data.h"
+#include "pliant/data.h"
 #include "solvers/workspace.h"
 
 namespace pliant {

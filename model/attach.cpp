@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <functional>
 
-#include "model/load_error.h"
+#include "pliant/load_error.h"
 
 namespace pliant {
 namespace {

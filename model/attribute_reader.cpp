@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "model/load_error.h"
 #include "model/numeric_limits.h"
+#include "pliant/load_error.h"
 
 namespace pliant {
 

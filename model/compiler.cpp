@@ -12,12 +12,12 @@
 #include "model/fuse_static.h"
 #include "model/geom_inertia.h"
 #include "model/hfield_data.h"
-#include "model/load_error.h"
 #include "model/mesh.h"
 #include "model/mesh_hull.h"
 #include "model/numeric_limits.h"
 #include "model/orientation.h"
-#include "model/sensor_types.h"
+#include "pliant/load_error.h"
+#include "pliant/sensor_types.h"
 
 namespace pliant {
 namespace {

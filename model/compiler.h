@@ -1,7 +1,7 @@
 #pragma once
 
-#include "model/model.h"
 #include "model/spec.h"
+#include "pliant/model.h"
 
 namespace pliant {
 

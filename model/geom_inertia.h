@@ -2,7 +2,7 @@
 
 #include <Eigen/Core>
 
-#include "model/model.h"
+#include "pliant/model.h"
 
 namespace pliant {
 

@@ -11,7 +11,7 @@
 #include <limits>
 #include <memory>
 
-#include "model/load_error.h"
+#include "pliant/load_error.h"
 
 namespace pliant {
 namespace {

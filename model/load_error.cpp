@@ -1,4 +1,4 @@
-#include "model/load_error.h"
+#include "pliant/load_error.h"
 
 #include <utility>
 

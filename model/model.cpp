@@ -1,24 +1,12 @@
-#include "model/model.h"
+#include "pliant/model.h"
 
 namespace pliant {
 
-int OptionFlags::disable_bits() const {
-  // MuJoCo 3.x's mjtDisableBit order.
-  const bool off[] = {!constraint,   !equality,  !frictionloss, !limit,     !contact,
-                      !spring,       !damper,    !gravity,      !clampctrl, !warmstart,
-                      !filterparent, !actuation, !refsafe,      !sensor,    !midphase,
-                      !eulerdamp,    !autoreset, !nativeccd,    !island};
-  int bits = 0;
-  for (int i = 0; i < 19; ++i) bits |= off[i] ? (1 << i) : 0;
-  return bits;
-}
-
-int OptionFlags::enable_bits() const {
-  // MuJoCo 3.x's mjtEnableBit order (2.x's sensornoise is not a 3.x bit).
-  const bool on[] = {override_contacts, energy, fwdinv, invdiscrete, multiccd};
-  int bits = 0;
-  for (int i = 0; i < 5; ++i) bits |= on[i] ? (1 << i) : 0;
-  return bits;
+int mass_matrix_size(const Model& m) {
+  if (m.nv == 0) return 0;
+  int depth = 0;
+  for (int k = m.nv - 1; k >= 0; k = m.dofs.parent[k]) ++depth;
+  return m.dofs.madr.back() + depth;
 }
 
 int Model::id(ObjectType type, const std::string& name) const {

@@ -8,9 +8,9 @@
 
 #include "model/attach.h"
 #include "model/element_parsers.h"
-#include "model/load_error.h"
 #include "model/orientation.h"
-#include "model/sensor_types.h"
+#include "pliant/load_error.h"
+#include "pliant/sensor_types.h"
 
 namespace pliant {
 namespace {

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "model/load_error.h"
+#include "pliant/load_error.h"
 
 namespace pliant {
 

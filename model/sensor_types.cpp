@@ -1,4 +1,4 @@
-#include "model/sensor_types.h"
+#include "pliant/sensor_types.h"
 
 #include <array>
 

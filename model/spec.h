@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "model/model.h"
+#include "pliant/model.h"
 
 namespace pliant {
 

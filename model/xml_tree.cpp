@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "model/load_error.h"
+#include "pliant/load_error.h"
 
 namespace pliant {
 namespace fs = std::filesystem;

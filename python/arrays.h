@@ -12,7 +12,7 @@
 
 #include <memory>
 
-#include "engine/data.h"
+#include "pliant/data.h"
 
 namespace pliant::python {
 

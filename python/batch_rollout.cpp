@@ -5,7 +5,7 @@
 #include <thread>
 #include <vector>
 
-#include "engine/forward.h"
+#include "pliant/forward.h"
 
 namespace pliant::python {
 namespace {

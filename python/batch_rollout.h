@@ -6,7 +6,7 @@
 // ctrl and steps once, and records qpos and qvel after the step. The results
 // do not depend on the thread count.
 
-#include "engine/data.h"
+#include "pliant/data.h"
 
 namespace pliant::python {
 

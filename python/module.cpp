@@ -12,11 +12,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/forward.h"
-#include "engine/load.h"
-#include "model/load_error.h"
+#include "pliant/forward.h"
+#include "pliant/load.h"
+#include "pliant/load_error.h"
 #include "python/arrays.h"
 #include "python/batch_rollout.h"
+#include "python/fields.h"
 
 namespace pliant::python {
 namespace {
@@ -191,22 +192,9 @@ PYBIND11_MODULE(_pliant, mod) {
           },
           py::arg("xml"), py::arg("directory") = ".",
           "Loads MJCF text; files it names are found from `directory`")
-      .def_property_readonly("nq", [](const Model& m) { return m.nq; })
-      .def_property_readonly("nv", [](const Model& m) { return m.nv; })
-      .def_property_readonly("nu", [](const Model& m) { return m.nu; })
-      .def_property_readonly("na", [](const Model& m) { return m.na; })
-      .def_property_readonly("nmocap", [](const Model& m) { return m.nmocap; })
-      .def_property_readonly("nbody", [](const Model& m) { return m.body_count(); })
-      .def_property_readonly("njnt", [](const Model& m) { return m.joints.count(); })
-      .def_property_readonly("ngeom", [](const Model& m) { return m.geoms.count(); })
-      .def_property_readonly("nsite", [](const Model& m) { return m.sites.count(); })
-      .def_property_readonly("ncam", [](const Model& m) { return m.cameras.count(); })
-      .def_property_readonly("ntendon", [](const Model& m) { return m.tendons.count(); })
-      .def_property_readonly("nsensor", [](const Model& m) { return m.sensors.count(); })
-      .def_property_readonly("nsensordata", [](const Model& m) { return m.sensors.data_size; })
-      .def_property_readonly("nkey", [](const Model& m) { return m.keyframes.count(); })
       .def_property_readonly("timestep", [](const Model& m) { return m.options.timestep; })
       .def_property_readonly("name", [](const Model& m) { return m.model_name; });
+  def_model_fields(model);
   struct Kind {
     const char* method;
     ObjectType type;
@@ -237,9 +225,7 @@ PYBIND11_MODULE(_pliant, mod) {
       .def_property(
           "time", [](const PyData& d) { return d.data.time; },
           [](PyData& d, double t) { d.data.time = t; })
-      .def_property_readonly("model", [](const PyData& d) { return d.model; })
-      .def_property_readonly(
-          "ncon", [](const PyData& d) { return static_cast<int>(d.data.contacts.size()); });
+      .def_property_readonly("model", [](const PyData& d) { return d.model; });
   const auto vector = [](VectorXd Data::*field) {
     return [field](PyData& d) { return Block{(d.data.*field).data(), (d.data.*field).size(), 0}; };
   };
@@ -286,6 +272,9 @@ PYBIND11_MODULE(_pliant, mod) {
         return Block{d.xquat.data(), d.xquat.rows(), 4};
       },
       Access::kReadOnly);
+
+  def_data_fields(data);
+  def_field_tables(mod);
 
   mod.def(
       "step",

@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "solvers/statistics.h"
+#include "pliant/solver_statistics.h"
 #include "solvers/tree_ldl.h"
 
 namespace pliant {

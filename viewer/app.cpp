@@ -15,9 +15,9 @@
 #include <iostream>
 #include <thread>
 
-#include "engine/forward.h"
-#include "engine/load.h"
-#include "engine/ray.h"
+#include "pliant/forward.h"
+#include "pliant/load.h"
+#include "pliant/ray.h"
 #include "viewer/contact_inspector.h"
 #include "viewer/help_panel.h"
 #include "viewer/offscreen.h"

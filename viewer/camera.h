@@ -7,7 +7,7 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
-#include "engine/data.h"
+#include "pliant/data.h"
 
 namespace pliant::viewer {
 

@@ -2,7 +2,7 @@
 
 // Contact forces read back from the constraint solver's row forces.
 
-#include "engine/data.h"
+#include "pliant/data.h"
 
 namespace pliant::viewer {
 

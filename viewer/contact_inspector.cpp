@@ -7,8 +7,8 @@
 #include <cstdio>
 
 #include "engine/body_motion.h"
-#include "engine/constraint/impedance.h"
-#include "engine/impact.h"
+#include "pliant/impact.h"
+#include "pliant/impedance.h"
 #include "viewer/contact_forces.h"
 #include "viewer/panels.h"
 

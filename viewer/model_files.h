@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "model/model.h"
+#include "pliant/model.h"
 
 namespace pliant::viewer {
 

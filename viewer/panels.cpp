@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <functional>
 
-#include "engine/forward.h"
+#include "pliant/forward.h"
 
 namespace pliant::viewer {
 namespace {

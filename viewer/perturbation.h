@@ -5,7 +5,7 @@
 // Ctrl + right drag turns the body towards a target orientation with a
 // torsional spring. Both act through data.xfrc_applied.
 
-#include "engine/data.h"
+#include "pliant/data.h"
 #include "viewer/camera.h"
 
 namespace pliant::viewer {

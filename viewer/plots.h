@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "engine/data.h"
+#include "pliant/data.h"
 
 namespace pliant::viewer {
 

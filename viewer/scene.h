@@ -9,7 +9,7 @@
 #include <array>
 #include <vector>
 
-#include "engine/data.h"
+#include "pliant/data.h"
 #include "viewer/camera.h"
 
 namespace pliant::viewer {

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string>
 
-#include "model/sensor_types.h"
+#include "pliant/sensor_types.h"
 #include "viewer/panels.h"
 #include "viewer/state.h"
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/model.h"
+#include "pliant/model.h"
 #include "viewer/gl.h"
 
 namespace pliant::viewer {

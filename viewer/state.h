@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "engine/data.h"
+#include "pliant/data.h"
 #include "viewer/camera.h"
 #include "viewer/model_files.h"
 #include "viewer/perturbation.h"

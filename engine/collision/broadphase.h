@@ -3,7 +3,7 @@
 // Broadphase: candidate body pairs for the narrowphase (internal).
 
 #include "engine/collision/collision_scratch.h"
-#include "engine/data.h"
+#include "pliant/data.h"
 
 namespace pliant::collision {
 

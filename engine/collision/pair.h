@@ -6,8 +6,8 @@
 
 #include <Eigen/Core>
 
-#include "model/model.h"
 #include "model/numeric_limits.h"
+#include "pliant/model.h"
 
 namespace pliant::collision {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/data.h"
+#include "pliant/data.h"
 #include "solvers/constraint_problem.h"
 
 namespace pliant {

@@ -14,13 +14,13 @@
 // ray casting; tuning.h the contact design helpers behind `pliant tune`,
 // impact.h the stepped impact prediction and design they use.
 
-#include "engine/data.h"
-#include "engine/forward.h"
-#include "engine/impact.h"
-#include "engine/load.h"
-#include "engine/ray.h"
-#include "engine/tuning.h"
-#include "model/load_error.h"
-#include "model/model.h"
-#include "model/sensor_types.h"
-#include "version.h"
+#include "pliant/data.h"
+#include "pliant/forward.h"
+#include "pliant/impact.h"
+#include "pliant/load.h"
+#include "pliant/load_error.h"
+#include "pliant/model.h"
+#include "pliant/ray.h"
+#include "pliant/sensor_types.h"
+#include "pliant/tuning.h"
+#include "pliant/version.h"

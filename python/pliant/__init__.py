@@ -7,6 +7,10 @@
     pliant.step(model, data, nstep=100)
     print(data.time, data.xpos[1], data.sensordata)
 
+Every array of Model and Data is an attribute under its MuJoCo name
+(`model.body_mass`, `data.cvel`, ...); `pliant.model_fields()` and
+`pliant.data_fields()` list them with their shapes, units and docs.
+
 `pliant.rollout` steps batches of trajectories on threads, and
 `pliant.distributed.rollout` spreads them over a Dask cluster.
 """
@@ -33,10 +37,11 @@ def _find_numpy():
 
 _find_numpy()
 
-from ._pliant import (Data, LoadError, Model, ObjectRef, forward, reset, rollout,  # noqa: E402,F401
-                      step)
+from ._pliant import (Data, LoadError, Model, ObjectRef, data_fields, data_sizes,  # noqa: E402,F401
+                      forward, model_fields, model_options, model_sizes, reset, rollout, step)
 
-__all__ = ["Data", "LoadError", "Model", "ObjectRef", "forward", "reset", "rollout", "step",
+__all__ = ["Data", "LoadError", "Model", "ObjectRef", "data_fields", "data_sizes", "forward",
+           "model_fields", "model_options", "model_sizes", "reset", "rollout", "step",
            "distributed"]
 
 

@@ -25,8 +25,8 @@
 #include <vector>
 
 #include "engine/constraint/solve.h"
-#include "engine/forward.h"
-#include "engine/load.h"
+#include "pliant/forward.h"
+#include "pliant/load.h"
 #include "samples/bench/workloads.h"
 #include "solvers/newton_solver.h"
 #include "solvers/workspace.h"

@@ -16,7 +16,7 @@
 
 #include "engine/collision/collision.h"
 #include "engine/kinematics.h"
-#include "engine/load.h"
+#include "pliant/load.h"
 
 namespace {
 

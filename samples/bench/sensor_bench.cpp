@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/forward.h"
-#include "engine/load.h"
+#include "pliant/forward.h"
+#include "pliant/load.h"
 #include "samples/bench/workloads.h"
 
 namespace {

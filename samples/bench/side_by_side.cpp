@@ -33,8 +33,8 @@
 #include <thread>
 #include <vector>
 
-#include "engine/forward.h"
-#include "engine/load.h"
+#include "pliant/forward.h"
+#include "pliant/load.h"
 #include "samples/bench/scaling_plot.h"
 #include "samples/bench/workloads.h"
 #include "samples/rollout/rollout.h"

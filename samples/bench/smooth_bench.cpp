@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "engine/dynamics.h"
-#include "engine/forward.h"
-#include "engine/load.h"
+#include "pliant/forward.h"
+#include "pliant/load.h"
 
 namespace {
 

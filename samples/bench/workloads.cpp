@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "engine/forward.h"
+#include "pliant/forward.h"
 
 namespace pliant::bench {
 

@@ -8,7 +8,7 @@
 #include <random>
 #include <string>
 
-#include "engine/data.h"
+#include "pliant/data.h"
 
 namespace pliant::bench {
 

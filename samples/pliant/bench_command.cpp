@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "engine/forward.h"
-#include "engine/load.h"
+#include "pliant/forward.h"
+#include "pliant/load.h"
 #include "samples/bench/workloads.h"
 #include "samples/pliant/commands.h"
 #include "samples/pliant/stepping_options.h"

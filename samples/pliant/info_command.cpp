@@ -4,10 +4,10 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "engine/load.h"
-#include "model/sensor_types.h"
+#include "pliant/load.h"
+#include "pliant/sensor_types.h"
 #include "samples/pliant/commands.h"
-#include "samples/pliant/compiled_fields.h"
+#include "samples/pliant/field_json.h"
 
 namespace pliant::cli {
 namespace {
@@ -15,24 +15,6 @@ namespace {
 int g_exit_code = 0;
 
 using nlohmann::json;
-
-// Every compiled field under MuJoCo's name: sizes and options as numbers,
-// the rest as flat arrays.
-json info_json(const Model& m) {
-  json j;
-  for (const CompiledField& field : compiled_fields(m)) {
-    json values = json::array();
-    for (double v : field.values) {
-      if (field.integer) {
-        values.push_back(static_cast<long>(v));
-      } else {
-        values.push_back(v);
-      }
-    }
-    j[field.name] = field.scalar ? values[0] : values;
-  }
-  return j;
-}
 
 const char* joint_type_name(JointType type) {
   static const char* names[] = {"free", "ball", "slide", "hinge"};
@@ -135,13 +117,27 @@ void add_info_command(CLI::App& app) {
     try {
       const Model model = load_model(path);
       if (as_json) {
-        std::cout << info_json(model).dump() << "\n";
+        std::cout << model_json(model).dump() << "\n";
       } else {
         print_summary(model, std::cout);
       }
     } catch (const LoadError& e) {
       std::cerr << "error: " << e.what() << "\n";
       set_exit_code(kExitBadInput);
+    }
+  });
+}
+
+void add_fields_command(CLI::App& app) {
+  CLI::App* fields =
+      app.add_subcommand("fields", "Print the field tables of Model and Data (docs/fields.md)");
+  static bool as_json = false;
+  fields->add_flag("--json", as_json, "One JSON object instead of Markdown");
+  fields->callback([] {
+    if (as_json) {
+      std::cout << fields_json().dump(1) << "\n";
+    } else {
+      std::cout << fields_markdown();
     }
   });
 }

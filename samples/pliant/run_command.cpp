@@ -9,7 +9,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "model/load_error.h"
+#include "pliant/load_error.h"
 #include "samples/pliant/commands.h"
 #include "samples/runner/plot.h"
 #include "samples/runner/run.h"

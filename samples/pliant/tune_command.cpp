@@ -6,9 +6,9 @@
 #include <optional>
 #include <sstream>
 
-#include "engine/constraint/impedance.h"
-#include "engine/tuning.h"
 #include "model/attribute_reader.h"
+#include "pliant/impedance.h"
+#include "pliant/tuning.h"
 #include "samples/pliant/commands.h"
 #include "samples/runner/plot.h"
 

@@ -5,7 +5,7 @@
 #include <random>
 #include <thread>
 
-#include "engine/forward.h"
+#include "pliant/forward.h"
 
 namespace pliant {
 

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "engine/data.h"
+#include "pliant/data.h"
 
 namespace pliant {
 

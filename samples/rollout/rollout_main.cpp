@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include "engine/load.h"
+#include "pliant/load.h"
 #include "samples/rollout/rollout.h"
 
 int main(int argc, char** argv) {

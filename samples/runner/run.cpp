@@ -8,11 +8,11 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "engine/forward.h"
-#include "engine/load.h"
 #include "engine/spatial.h"
 #include "model/attribute_reader.h"
-#include "model/load_error.h"
+#include "pliant/forward.h"
+#include "pliant/load.h"
+#include "pliant/load_error.h"
 #include "samples/runner/warning_printer.h"
 
 namespace pliant::runner {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/data.h"
+#include "pliant/data.h"
 #include "samples/runner/scenario.h"
 
 namespace pliant::runner {

@@ -4,8 +4,8 @@
 #include <filesystem>
 
 #include "model/attribute_reader.h"
-#include "model/load_error.h"
 #include "model/xml_tree.h"
+#include "pliant/load_error.h"
 
 namespace pliant::runner {
 namespace {

@@ -10,7 +10,7 @@
 #include <array>
 #include <ostream>
 
-#include "engine/data.h"
+#include "pliant/data.h"
 
 namespace pliant {
 

@@ -63,9 +63,9 @@
 
 #include "engine/collision/collision.h"
 #include "engine/collision/pair.h"
-#include "engine/forward.h"
 #include "engine/kinematics.h"
-#include "engine/load.h"
+#include "pliant/forward.h"
+#include "pliant/load.h"
 #include "tests/conformance/model_list.h"
 #include "tests/conformance/reference.h"
 

@@ -16,8 +16,8 @@
 #include <mujoco/mujoco.h>
 
 #include "engine/constraint/assemble.h"
-#include "engine/forward.h"
-#include "engine/load.h"
+#include "pliant/forward.h"
+#include "pliant/load.h"
 #include "tests/conformance/contact_match.h"
 #include "tests/conformance/field_report.h"
 #include "tests/conformance/flatten.h"

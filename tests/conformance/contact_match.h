@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "engine/data.h"
+#include "pliant/data.h"
 
 namespace pliant::conformance {
 

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "model/model.h"
+#include "pliant/model.h"
 
 namespace pliant::conformance {
 

@@ -10,9 +10,9 @@
 #include <fstream>
 #include <iostream>
 
-#include "engine/forward.h"
-#include "engine/load.h"
-#include "engine/tuning.h"
+#include "pliant/forward.h"
+#include "pliant/load.h"
+#include "pliant/tuning.h"
 #include "tests/engine/impact_drop.h"
 
 namespace pliant {

@@ -14,7 +14,7 @@
 #include <iostream>
 #include <memory>
 
-#include "engine/load.h"
+#include "pliant/load.h"
 #include "tests/conformance/field_report.h"
 #include "tests/conformance/flatten.h"
 #include "tests/conformance/model_list.h"

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/data.h"
-#include "engine/load.h"
+#include "pliant/data.h"
+#include "pliant/load.h"
 
 namespace pliant::conformance {
 

@@ -11,9 +11,9 @@
 #include <cmath>
 #include <string>
 
-#include "engine/forward.h"
-#include "engine/load.h"
-#include "model/sensor_types.h"
+#include "pliant/forward.h"
+#include "pliant/load.h"
+#include "pliant/sensor_types.h"
 #include "tests/conformance/reference.h"
 
 namespace pliant::conformance {

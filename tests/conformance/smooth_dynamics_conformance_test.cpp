@@ -14,8 +14,8 @@
 #include <mujoco/mujoco.h>
 
 #include "engine/dynamics.h"
-#include "engine/forward.h"
-#include "engine/load.h"
+#include "pliant/forward.h"
+#include "pliant/load.h"
 #include "tests/conformance/field_report.h"
 #include "tests/conformance/flatten.h"
 #include "tests/conformance/model_list.h"

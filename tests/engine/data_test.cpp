@@ -1,7 +1,7 @@
 // Data: copies are independent, a Data refuses a model it was not made for,
 // and the library reports its version.
 
-#include "engine/data.h"
+#include "pliant/data.h"
 
 #include <gtest/gtest.h>
 #include <pliant/pliant.h>
@@ -78,8 +78,9 @@ TEST(Data, SameCountsOtherTreeIsRefused) {
     step(apart, data);
     FAIL() << "stepping a Data with a model of another tree must throw";
   } catch (const std::invalid_argument& error) {
-    EXPECT_NE(std::string(error.what()).find("nM (mass matrix entries) 3 against 2"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(error.what()).find("nM 3 against 2 (entries of the sparse mass matrix qM)"),
+        std::string::npos)
         << error.what();
   }
 }

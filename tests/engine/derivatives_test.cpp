@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "engine/actuation.h"
-#include "engine/forward.h"
-#include "engine/load.h"
+#include "pliant/forward.h"
+#include "pliant/load.h"
 
 namespace pliant {
 namespace {

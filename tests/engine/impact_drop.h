@@ -11,8 +11,8 @@
 #include <iostream>
 #include <string>
 
-#include "engine/tuning.h"
-#include "model/solver_params.h"
+#include "pliant/solver_params.h"
+#include "pliant/tuning.h"
 
 namespace pliant::test {
 

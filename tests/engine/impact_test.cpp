@@ -2,7 +2,7 @@
 // step; designed contacts bounce, rest and stay under the bound in the
 // engine; presets meet their own targets; bad targets say why.
 
-#include "engine/impact.h"
+#include "pliant/impact.h"
 
 #include <gtest/gtest.h>
 
@@ -10,9 +10,9 @@
 #include <cmath>
 #include <iostream>
 
-#include "engine/forward.h"
-#include "engine/load.h"
-#include "engine/tuning.h"
+#include "pliant/forward.h"
+#include "pliant/load.h"
+#include "pliant/tuning.h"
 #include "tests/engine/impact_drop.h"
 
 namespace pliant {

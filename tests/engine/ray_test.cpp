@@ -16,7 +16,7 @@
 // agree on the square field of the scene; NonSquareHeightFieldAsMuJoCo3
 // checks the difference against values measured with MuJoCo 3.3.8.
 
-#include "engine/ray.h"
+#include "pliant/ray.h"
 
 #include <gtest/gtest.h>
 #include <mujoco/mujoco.h>
@@ -34,9 +34,9 @@
 #include <sstream>
 #include <string>
 
-#include "engine/data.h"
 #include "engine/kinematics.h"
-#include "engine/load.h"
+#include "pliant/data.h"
+#include "pliant/load.h"
 #include "tests/conformance/reference.h"
 
 namespace pliant::conformance {

@@ -13,8 +13,8 @@
 #include <string>
 
 #include "engine/constraint/solve.h"
-#include "engine/forward.h"
-#include "engine/load.h"
+#include "pliant/forward.h"
+#include "pliant/load.h"
 
 // Counts heap allocations while `counting` is set (this test binary only).
 // Under AddressSanitizer the sanitizer owns operator new, so the count (and

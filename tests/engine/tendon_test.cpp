@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "engine/forward.h"
-#include "engine/load.h"
+#include "pliant/forward.h"
+#include "pliant/load.h"
 
 namespace pliant {
 namespace {

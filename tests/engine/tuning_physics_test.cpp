@@ -8,9 +8,9 @@
 #include <cmath>
 #include <sstream>
 
-#include "engine/forward.h"
-#include "engine/load.h"
-#include "engine/tuning.h"
+#include "pliant/forward.h"
+#include "pliant/load.h"
+#include "pliant/tuning.h"
 
 namespace pliant {
 namespace {

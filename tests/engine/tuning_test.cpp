@@ -1,4 +1,4 @@
-#include "engine/tuning.h"
+#include "pliant/tuning.h"
 
 #include <gtest/gtest.h>
 

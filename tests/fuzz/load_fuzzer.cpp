@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "engine/load.h"
-#include "model/load_error.h"
+#include "pliant/load.h"
+#include "pliant/load_error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string xml(reinterpret_cast<const char*>(data), size);

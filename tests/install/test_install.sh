@@ -21,6 +21,22 @@ for internal in solvers/workspace.h engine/workspace.h solvers/newton_solver.h \
   fi
 done
 echo "installed headers: $(cd "$include" && find . -name '*.h' | sort | tr '\n' ' ')"
+if [ -n "$(find "$include/pliant" -mindepth 1 -type d)" ]; then
+  echo "public headers are to live in include/pliant/ itself, not in subfolders"
+  exit 1
+fi
+# An installed header includes only the standard library, Eigen and other
+# public headers.
+if grep -n '#include "' "$include"/pliant/*.h | grep -v '#include "pliant/'; then
+  echo "an installed header includes a non-public header"
+  exit 1
+fi
+
+# Each public header alone, with no language standard set by the consumer.
+cmake -S "$source/tests/install/consumer" -B "$work/consumer" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake --build "$work/consumer" >/dev/null
+echo "each public header compiles on its own"
 
 # A user header with the same relative path as one of Pliant's.
 mkdir -p "$work/user/model"

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/load.h"
+#include "pliant/load.h"
 
 namespace pliant {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "engine/load.h"
+#include "pliant/load.h"
 
 namespace pliant {
 namespace {

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "model/exact_rotation.h"
-#include "model/load_error.h"
+#include "pliant/load_error.h"
 
 namespace pliant {
 namespace {

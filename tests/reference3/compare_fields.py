@@ -34,6 +34,15 @@ FLOAT_FIELDS = {"geom_rgba", "site_rgba", "tendon_rgba", "mat_rgba", "mat_emissi
 QUAT_FIELDS = {"body_quat", "body_iquat", "geom_quat", "site_quat", "cam_quat", "key_mquat"}
 
 
+# MuJoCo 3.x gives each material a texture per role (mjNTEXROLE = 10); the
+# one MJCF's `texture` sets is the colour role, mjTEXROLE_RGB = 1.
+DERIVED = {
+    "mat_texid": (["mat_texture"],
+                  lambda ours: [t if role == 1 else -1 for t in ours["mat_texture"]
+                                for role in range(10)]),
+}
+
+
 def run_json(command):
     result = subprocess.run(command, capture_output=True, text=True, timeout=600)
     if result.returncode != 0:
@@ -121,7 +130,13 @@ def main():
                 print("MuJoCo 3.3.8 does not load it either: %s" % their_error)
                 return 0
         return 2
-    names = [n for n in ours if n not in skip and (not only or n in only)]
+    # Fields Pliant lays out its own way: MuJoCo's form is derived from them,
+    # or, for Pliant's own fields, not compared.
+    own = set(ours.pop("pliant_only_fields", []))
+    for name, derive in DERIVED.items():
+        if all(source in ours for source in derive[0]):
+            ours[name] = derive[1](ours)
+    names = [n for n in ours if n not in skip and n not in own and (not only or n in only)]
     theirs, error = run_json(["node", os.path.join(HERE, "mujoco3.mjs"), "info", model,
                               "--fields", ",".join(names + ["body_iquat", "body_inertia"])])
     if theirs is None or "error" in theirs:

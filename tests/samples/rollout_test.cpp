@@ -4,7 +4,7 @@
 
 #include <random>
 
-#include "engine/load.h"
+#include "pliant/load.h"
 
 namespace pliant {
 namespace {

@@ -13,10 +13,10 @@
 
 #include "engine/collision/broadphase.h"
 #include "engine/collision/pair.h"
-#include "engine/forward.h"
 #include "engine/kinematics.h"
-#include "engine/load.h"
 #include "engine/workspace.h"
+#include "pliant/forward.h"
+#include "pliant/load.h"
 
 namespace pliant {
 namespace {

@@ -1,4 +1,4 @@
-#include "engine/constraint/impedance.h"
+#include "pliant/impedance.h"
 
 #include <gtest/gtest.h>
 

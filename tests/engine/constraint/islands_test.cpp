@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "engine/forward.h"
-#include "engine/load.h"
+#include "pliant/forward.h"
+#include "pliant/load.h"
 #include "tests/engine/constraint/test_corpus.h"
 
 namespace pliant {

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/load.h"
+#include "pliant/load.h"
 
 namespace pliant {
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "../model/solver_params.h"
+#include "pliant/solver_params.h"
 
 namespace pliant {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "../../model/model.h"
+#include "pliant/model.h"
 
 namespace pliant {
 

@@ -10,8 +10,8 @@
 
 #include <vector>
 
-#include "../../solvers/statistics.h"
-#include "impedance.h"
+#include "pliant/impedance.h"
+#include "pliant/solver_statistics.h"
 
 namespace pliant {
 

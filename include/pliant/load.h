@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "../model/load_error.h"
-#include "../model/model.h"
+#include "pliant/load_error.h"
+#include "pliant/model.h"
 
 namespace pliant {
 

@@ -19,7 +19,7 @@
 //    the height field).
 // A grazing ray (touching a round surface at one point) counts as a miss.
 
-#include "data.h"
+#include "pliant/data.h"
 
 namespace pliant {
 

@@ -9,7 +9,7 @@
 //             direct form, (-stiffness, -damping);
 //   R = (1 - d)/d * diagApprox regularises the row (softness).
 
-#include "../../model/solver_params.h"
+#include "pliant/solver_params.h"
 
 namespace pliant {
 

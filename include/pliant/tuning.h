@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "../model/solver_params.h"
-#include "impact.h"
+#include "pliant/impact.h"
+#include "pliant/solver_params.h"
 
 namespace pliant {
 

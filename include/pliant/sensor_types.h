@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "model.h"
+#include "pliant/model.h"
 
 namespace pliant {
 

@@ -15,11 +15,12 @@
 #include <string>
 #include <vector>
 
-#include "../model/model.h"
-#include "../solvers/statistics.h"
-#include "collision/contact.h"
-#include "constraint/constraint_rows.h"
-#include "profile.h"
+#include "pliant/constraint_rows.h"
+#include "pliant/contact.h"
+#include "pliant/model.h"
+#include "pliant/model_fields.h"
+#include "pliant/profile.h"
+#include "pliant/solver_statistics.h"
 
 namespace pliant {
 
@@ -69,22 +70,6 @@ struct Warning {
 };
 
 struct Workspace;  // the stages' working memory (engine/workspace.h, internal)
-
-// The sizes of the Model a Data was made for: step() and forward() refuse a
-// Data made for a model of other sizes.
-struct ModelShape {
-  int nq = 0, nv = 0, nu = 0, na = 0, nmocap = 0;
-  int nbody = 0, njnt = 0, ngeom = 0, nsite = 0, ntendon = 0, neq = 0, nsensor = 0;
-  int nM = 0;           // entries of the sparse mass matrix (its tree shape)
-  int nsensordata = 0;  // sensor values
-  explicit ModelShape(const Model& model);
-  bool operator==(const ModelShape&) const = default;
-  // The first size that differs from `other`'s, as "nv 12 against 13"; "" if none.
-  std::string difference(const ModelShape& other) const;
-};
-
-// Entries of the sparse mass matrix qM of `model` (one per dof and ancestor dof).
-int mass_matrix_size(const Model& model);
 
 // Owns a Workspace; copying a Data copies it. Defined in data.cpp, where
 // Workspace is complete, so that Data keeps its implicit copy and move.
@@ -185,11 +170,11 @@ struct Data {
   StageTimers timers;  // per-stage step time, when timers.enabled
 
   // The sizes of the model this Data was made for.
-  const ModelShape& model_shape() const { return shape_; }
+  const ModelSizes& model_sizes() const { return sizes_; }
 
  private:
   friend Workspace& workspace(Data& data);
-  ModelShape shape_;
+  ModelSizes sizes_;
   WorkspaceHandle workspace_;  // working memory reused across steps
 };
 

@@ -14,7 +14,7 @@
 // and the energy when its flag is on; step() checks
 // the state, forwards and integrates.
 
-#include "data.h"
+#include "pliant/data.h"
 
 namespace pliant {
 

@@ -16,7 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "solver_params.h"
+#include "pliant/solver_params.h"
 
 namespace pliant {
 
@@ -122,9 +122,6 @@ struct OptionFlags {
   bool override_contacts = false, energy = false, fwdinv = false, invdiscrete = false,
        multiccd = false;
   bool sensornoise = false;  // MuJoCo 2.x only
-
-  int disable_bits() const;  // MuJoCo's mjtDisableBit mask
-  int enable_bits() const;   // MuJoCo's mjtEnableBit mask
 };
 
 // Where an element was written, for error messages.
@@ -566,5 +563,8 @@ struct Model {
   // Name lookup tables, built by the compiler.
   std::unordered_map<std::string, int> name_to_id[24];
 };
+
+// Entries of the sparse mass matrix qM of `model` (one per dof and ancestor dof).
+int mass_matrix_size(const Model& model);
 
 }  // namespace pliant
