@@ -37,11 +37,4 @@ double effective_ctrl(const Model& model, const Data& data, int i);
 // integrators.
 double actuator_velocity_slope(const Model& model, const Data& data, int i);
 
-// Model constants of the actuators, measured at qpos0: acc0 = |M^-1 moment^T|,
-// the acceleration of a unit actuator force (muscles with force < 0 use the
-// peak force scale / acc0). Sizes acc0 and length_range to nu, keeping a
-// length_range the compiler filled. Called by compute_model_constants once
-// the transmission can run; idempotent.
-void compute_actuator_constants(Model& model);
-
 }  // namespace pliant

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "engine/workspace.h"
 #include "model/field_traits.h"
 
 namespace pliant {
@@ -150,6 +151,20 @@ double* data_field_values(Data& d, int index) { return checked(index).values(d);
 void allocate_data_fields(const Model& model, Data& d) {
   const ModelSizes sizes(model);
   for (const FieldOps& op : kFields) op.allocate(d, sizes);
+}
+
+// Data is made here, where its table is: every array from the table, then
+// the values that are not zero.
+Data::Data(const Model& m) : sizes_(m) {
+  allocate_data_fields(m, *this);
+  qpos = Eigen::Map<const VectorXd>(m.qpos0.data(), m.nq);
+  for (int b = 0, k = 0; b < m.body_count(); ++b) {
+    if (m.bodies.mocap[b] < 0) continue;
+    mocap_pos[k] = m.bodies.pos[b];
+    mocap_quat[k++] = m.bodies.quat[b];
+  }
+  std::fill(actuator_moment_end.begin(), actuator_moment_end.end(), m.nv);
+  workspace_.get().scratch_nv = VectorXd::Zero(m.nv);
 }
 
 }  // namespace pliant

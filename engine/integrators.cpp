@@ -7,7 +7,9 @@
 #include "engine/derivatives.h"
 #include "engine/dynamics.h"
 #include "engine/workspace.h"
+#include "model/numeric_limits.h"
 #include "pliant/forward.h"
+#include "pliant/integrate_position.h"
 
 namespace pliant {
 namespace {
@@ -103,6 +105,38 @@ void integrate_implicit(const Model& m, Data& d, bool with_bias) {
   const Eigen::MatrixXd system = dense_mass_matrix(m, d) - m.options.timestep * qderiv;
   const VectorXd qacc = system.partialPivLu().solve(d.qfrc_smooth + d.qfrc_constraint);
   advance(m, d, qacc);
+}
+
+void integrate_position(const Model& m, double* qpos, const double* qvel, double h) {
+  const Joints& j = m.joints;
+  for (int i = 0; i < j.count(); ++i) {
+    double* q = qpos + j.qpos_adr[i];
+    const double* v = qvel + j.dof_adr[i];
+    int rotation_offset = 0;
+    switch (j.type[i]) {
+      case JointType::kFree:
+        for (int k = 0; k < 3; ++k) q[k] += h * v[k];
+        rotation_offset = 3;
+        [[fallthrough]];
+      case JointType::kBall: {
+        // Rotate by the body-frame angular velocity: q <- q * exp(h w / 2).
+        double* qq = q + rotation_offset;
+        const Vector3d w(v[rotation_offset], v[rotation_offset + 1], v[rotation_offset + 2]);
+        const double speed = w.norm();
+        const double angle = h * speed;
+        Quaterniond quat(qq[0], qq[1], qq[2], qq[3]);
+        if (speed > kMinValue) quat = quat * Quaterniond(Eigen::AngleAxisd(angle, w / speed));
+        quat.normalize();
+        qq[0] = quat.w();
+        qq[1] = quat.x();
+        qq[2] = quat.y();
+        qq[3] = quat.z();
+        break;
+      }
+      default:
+        q[0] += h * v[0];
+    }
+  }
 }
 
 }  // namespace pliant

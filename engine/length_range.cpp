@@ -9,6 +9,7 @@
 #include "pliant/data.h"
 #include "pliant/forward.h"
 #include "pliant/load_error.h"
+#include "pliant/step.h"
 
 namespace pliant {
 namespace {

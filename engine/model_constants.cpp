@@ -6,6 +6,7 @@
 #include "engine/actuation.h"
 #include "engine/dynamics.h"
 #include "engine/kinematics.h"
+#include "engine/length_range.h"
 #include "engine/parameter_warnings.h"
 #include "engine/tendon.h"
 #include "model/numeric_limits.h"
@@ -48,6 +49,41 @@ void classify_simple_bodies(Model& m) {
 }
 
 }  // namespace
+
+void compute_actuator_constants(Model& m) {
+  Actuators& a = m.actuators;
+  a.acc0.assign(m.nu, 0);
+  if (a.length_range.size() != static_cast<size_t>(m.nu))
+    a.length_range.assign(m.nu, Vector2d::Zero());
+  if (m.nu == 0) return;
+  Data d(m);
+  forward_position(m, d);
+  // acc0 = |M^-1 moment^T| at qpos0. A body transmission (adhesion) counts
+  // no contacts there, as MuJoCo measures it before any collision: 0.
+  VectorXd column(m.nv);
+  for (int i = 0; i < m.nu; ++i) {
+    column = d.actuator_moment.row(i).transpose();
+    if (a.trn_type[i] == TransmissionType::kBody) column.setZero();
+    solve_mass(m, d, column.data());
+    a.acc0[i] = column.norm();
+  }
+  // A position-like actuator (gain kp, bias -kp) with a positive biasprm[2]
+  // was given a damping ratio: its damping is dampratio 2 sqrt(kp m), with m
+  // the inertia its transmission reflects, sum over dofs of M(k,k) /
+  // moment(k)^2 at qpos0 (as MuJoCo 3.x computes it).
+  for (int i = 0; i < m.nu; ++i) {
+    auto& gain = a.gainprm[i];
+    auto& bias = a.biasprm[i];
+    if (gain[0] != -bias[1] || bias[2] <= 0) continue;
+    double mass = 0;
+    for (int k = 0; k < m.nv; ++k) {
+      const double moment = d.actuator_moment(i, k);
+      if (moment * moment > kMinValue) mass += d.qM[m.dofs.madr[k]] / (moment * moment);
+    }
+    bias[2] = -bias[2] * 2 * std::sqrt(gain[0] * mass);
+  }
+  compute_length_ranges(m);
+}
 
 void compute_model_constants(Model& m) {
   classify_simple_bodies(m);

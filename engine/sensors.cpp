@@ -9,7 +9,7 @@
 #include "engine/collision/collision.h"
 #include "engine/constraint/solve.h"
 #include "engine/spatial.h"
-#include "pliant/forward.h"
+#include "pliant/energy.h"
 #include "pliant/ray.h"
 #include "pliant/sensor_types.h"
 

@@ -7,7 +7,8 @@
 #include <cmath>
 
 #include "model/numeric_limits.h"
-#include "pliant/data.h"
+#include "pliant/eigen_types.h"
+#include "pliant/spatial_inertia.h"
 
 namespace pliant {
 

@@ -53,6 +53,21 @@ ContactPrediction predict_contact(const SolRef& solref_in, const SolImp& solimp_
   return p;
 }
 
+ImpactTarget impact_target(const ContactTarget& t) {
+  if (!t.impact_speed || !t.restitution || !t.depth) {
+    throw std::invalid_argument("an impact design needs --impact-speed, --restitution and --depth");
+  }
+  ImpactTarget it;
+  it.restitution = *t.restitution;
+  it.depth = *t.depth;
+  it.speed = *t.impact_speed;
+  it.max_penetration = t.max_penetration.value_or(0);
+  it.timestep = t.timestep;
+  it.gravity = t.gravity;
+  it.cone = t.cone;
+  return it;
+}
+
 ContactDesign design_contact(const ContactTarget& t) {
   if (t.impact_speed) {
     if (!t.restitution || !t.depth || t.damping_ratio || t.stiffness || t.damping) {
@@ -63,16 +78,8 @@ ContactDesign design_contact(const ContactTarget& t) {
     if (t.max_penetration && !(*t.max_penetration > 0)) {
       throw std::invalid_argument("the maximum penetration must be positive (m)");
     }
-    ImpactTarget it;
-    it.restitution = *t.restitution;
-    it.depth = *t.depth;
-    it.speed = *t.impact_speed;
-    it.max_penetration = t.max_penetration.value_or(0);
-    it.timestep = t.timestep;
-    it.gravity = t.gravity;
-    it.cone = t.cone;
     ContactDesign design;
-    design.impact = design_impact(it);
+    design.impact = design_impact(impact_target(t));
     design.solref = design.impact->solref;
     design.solimp = design.impact->solimp;
     design.prediction = predict_contact(design.solref, design.solimp, t.timestep, t.gravity);

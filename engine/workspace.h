@@ -9,10 +9,12 @@
 
 #include "engine/collision/collision_scratch.h"
 #include "engine/constraint/islands.h"
-#include "pliant/data.h"
+#include "pliant/eigen_types.h"
 #include "solvers/workspace.h"
 
 namespace pliant {
+
+struct Data;
 
 struct Workspace {
   CollisionScratch collision;  // collide()

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "pliant/forward.h"
+#include "pliant/step.h"
 
 namespace pliant::python {
 namespace {

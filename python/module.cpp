@@ -15,6 +15,7 @@
 #include "pliant/forward.h"
 #include "pliant/load.h"
 #include "pliant/load_error.h"
+#include "pliant/step.h"
 #include "python/arrays.h"
 #include "python/batch_rollout.h"
 #include "python/fields.h"

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "solvers/grow.h"
 #include "solvers/tree_ordering.h"
-#include "solvers/workspace.h"
 
 namespace pliant {
 

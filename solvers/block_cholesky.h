@@ -9,7 +9,7 @@
 // adds). The pattern is computed from every constraint row whatever its
 // state, so rank-1 updates of rows changing state never leave it.
 //
-// Where the envelope factor (newton_solver.h) costs n w^2 for a scene of
+// Where the envelope factor (envelope_cholesky.h) costs n w^2 for a scene of
 // width w, a pile of bodies factors here in the cost of its separators:
 // for a settled 3-D pile of N bodies, about N^2 instead of N^(7/3).
 //

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "solvers/line_search.h"
+#include "solvers/newton_hessian.h"
 #include "solvers/workspace.h"
 
 namespace pliant {

@@ -10,7 +10,8 @@
 #include "solvers/block_cholesky.h"
 #include "solvers/constraint_problem.h"
 #include "solvers/cost.h"
-#include "solvers/newton_solver.h"
+#include "solvers/envelope_cholesky.h"
+#include "solvers/grow.h"
 #include "solvers/tree_ordering.h"
 
 namespace pliant {
@@ -53,13 +54,5 @@ struct SolverWorkspace {
   // Sizes the nv and nefc arrays (keeps capacity).
   void prepare(const ConstraintProblem& p);
 };
-
-// Grows v to n entries at least. Solver arrays never shrink: a step solves
-// its islands one after another, and a resize after a smaller island would
-// clear the tail again each time (a pile's big island refilled 3 MB a step).
-template <class T>
-void grow(std::vector<T>& v, size_t n) {
-  if (v.size() < n) v.resize(n);
-}
 
 }  // namespace pliant

@@ -9,8 +9,9 @@ a room stands one floor above the highest room it includes.
 
 Prints each floor with its rooms. With --check, exits 1 when some rooms
 include each other in a circle (then some arrow must run back up), naming
-every circle and the includes that close it; FOLDERs default to the
-libraries: include/pliant model solvers engine.
+every circle and the includes that close it, or when any source of the
+project includes a file by a relative path ("../"); FOLDERs default to
+the libraries: include/pliant model solvers engine.
 """
 import os
 import re
@@ -120,6 +121,18 @@ def floors(rooms, edges):
     return floor
 
 
+def relative_includes(root):
+    """Every '#include "../...' in the project's own sources."""
+    out = []
+    folders = ["include", "model", "solvers", "engine", "viewer", "samples", "python", "tests"]
+    for path in files_under(root, folders):
+        with open(os.path.join(root, path)) as text:
+            for number, line in enumerate(text, 1):
+                if re.match(r'\s*#\s*include\s+"\.\./', line):
+                    out.append("%s:%d: %s" % (path, number, line.strip()))
+    return out
+
+
 def main(argv):
     root = "."
     check = "--check" in argv
@@ -144,7 +157,10 @@ def main(argv):
         for a in component:
             for b in sorted(edges[a] & members):
                 print("    " + why[(a, b)])
-    return 1 if check and found else 0
+    relative = relative_includes(root)
+    for line in relative:
+        print("relative include: " + line)
+    return 1 if check and (found or relative) else 0
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@
 #include "pliant/forward.h"
 #include "pliant/load.h"
 #include "pliant/ray.h"
+#include "pliant/step.h"
 #include "viewer/contact_inspector.h"
 #include "viewer/help_panel.h"
 #include "viewer/offscreen.h"

@@ -21,38 +21,9 @@
 #include "pliant/model_fields.h"
 #include "pliant/profile.h"
 #include "pliant/solver_statistics.h"
+#include "pliant/spatial_inertia.h"
 
 namespace pliant {
-
-using Eigen::Matrix3d;
-using Eigen::VectorXd;
-using Vector6d = Eigen::Matrix<double, 6, 1>;
-
-// Inertia of a rigid body about a reference point, as MuJoCo's 10-vector:
-// rotational inertia about the point (xx, yy, zz, xy, xz, yz), mass times the
-// offset of the centre of mass from the point, and mass.
-struct SpatialInertia {
-  std::array<double, 6> rotational{};  // kg m^2
-  Vector3d first_moment{0, 0, 0};      // kg m
-  double mass = 0;                     // kg
-
-  // Momentum (angular; linear) of a body with this inertia moving with
-  // `motion` = (w; v): angular I w + h x v, linear m v - h x w, with h the
-  // first moment (mass times centre offset).
-  Vector6d apply(const Vector6d& motion) const {
-    const double wx = motion[0], wy = motion[1], wz = motion[2];
-    const double vx = motion[3], vy = motion[4], vz = motion[5];
-    const auto& r = rotational;
-    const double hx = first_moment[0], hy = first_moment[1], hz = first_moment[2];
-    Vector6d out;
-    out << r[0] * wx + r[3] * wy + r[4] * wz + (hy * vz - hz * vy),
-        r[3] * wx + r[1] * wy + r[5] * wz + (hz * vx - hx * vz),
-        r[4] * wx + r[5] * wy + r[2] * wz + (hx * vy - hy * vx), mass * vx - (hy * wz - hz * wy),
-        mass * vy - (hz * wx - hx * wz), mass * vz - (hx * wy - hy * wx);
-    return out;
-  }
-  SpatialInertia& operator+=(const SpatialInertia& other);
-};
 
 enum class WarningKind : int {
   kBadQpos = 0,      // NaN, Inf or huge value in qpos: state reset

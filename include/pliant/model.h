@@ -16,15 +16,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "pliant/eigen_types.h"
 #include "pliant/solver_params.h"
 
 namespace pliant {
-
-using Eigen::Quaterniond;
-using Eigen::Vector2d;
-using Eigen::Vector3d;
-using Eigen::Vector4d;
-using Vector5d = Eigen::Matrix<double, 5, 1>;
 
 enum class JointType : int { kFree = 0, kBall = 1, kSlide = 2, kHinge = 3 };
 // Degrees of freedom a joint of this type adds.

@@ -72,6 +72,10 @@ struct ContactDesign {
 // speed, the design is design_impact's (restitution and depth required).
 ContactDesign design_contact(const ContactTarget& target);
 
+// The stepped-impact target of a contact target with an impact speed, a
+// restitution and a depth (std::invalid_argument without them).
+ImpactTarget impact_target(const ContactTarget& target);
+
 struct MaterialPreset {
   std::string name, description;
   SolRef solref;

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <string>
 
+#include "pliant/step.h"
+
 int main(int argc, char** argv) {
   const std::string path = argc > 1 ? argv[1] : PLIANT_DEFAULT_SCENE;
   const std::string body_name = argc > 2 ? argv[2] : "ball";

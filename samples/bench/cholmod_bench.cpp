@@ -27,7 +27,10 @@
 #include "engine/constraint/solve.h"
 #include "pliant/forward.h"
 #include "pliant/load.h"
+#include "pliant/step.h"
 #include "samples/bench/workloads.h"
+#include "solvers/envelope_cholesky.h"
+#include "solvers/newton_hessian.h"
 #include "solvers/newton_solver.h"
 #include "solvers/workspace.h"
 
@@ -160,7 +163,7 @@ void print_timing(const char* what, const Timing& t) {
 }
 
 void run_pile(int boxes, int repetitions) {
-  const Model model = pliant::load_model_from_string(pliant::bench::box_pile_xml(boxes));
+  const Model model = pliant::load_model_from_string(pliant::scenes::box_pile_xml(boxes));
   Data data(model);
   for (int s = 0; s < 600; ++s) pliant::step(model, data);
   pliant::forward(model, data);

@@ -17,19 +17,21 @@
 #include "engine/collision/collision.h"
 #include "engine/kinematics.h"
 #include "pliant/load.h"
+#include "samples/shared/scenes.h"
 
 namespace {
 
+// 1000 cubes in ten layers of 10 x 10, just apart.
 std::string box_pile() {
-  std::ostringstream xml;
-  xml << "<mujoco><size nconmax='10000' njmax='100'/><worldbody><geom type='plane' size='50 50 "
-         "1'/>";
-  for (int i = 0; i < 1000; ++i) {
-    xml << "<body pos='" << 0.205 * (i % 10) << " " << 0.205 * ((i / 10) % 10) << " "
-        << 0.1 + 0.199 * (i / 100) << "'><freejoint/><geom type='box' size='0.1 0.1 0.1'/></body>";
-  }
-  xml << "</worldbody></mujoco>";
-  return xml.str();
+  pliant::scenes::BoxStack stack;
+  stack.count = 1000;
+  stack.per_row = 10;
+  stack.per_layer = 100;
+  stack.pitch_x = stack.pitch_y = 0.205;
+  stack.layer_height = 0.199;
+  stack.plane = 50;
+  stack.header = "<size nconmax='10000' njmax='100'/>";
+  return pliant::scenes::box_stack_xml(stack);
 }
 
 template <typename F>

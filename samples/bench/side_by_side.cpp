@@ -107,7 +107,7 @@ double step_mujoco(const mjModel* m, mjData* d, long steps, ControlNoise& noise,
 std::string write_box_pile(int boxes, int fixed_rows) {
   const std::filesystem::path path = std::filesystem::temp_directory_path() /
                                      ("pliant_box_pile_" + std::to_string(boxes) + ".xml");
-  std::ofstream(path) << pliant::bench::box_pile_xml(boxes, fixed_rows);
+  std::ofstream(path) << pliant::scenes::box_pile_xml(boxes, fixed_rows);
   return path.string();
 }
 

@@ -17,6 +17,7 @@
 #include "engine/dynamics.h"
 #include "pliant/forward.h"
 #include "pliant/load.h"
+#include "pliant/step.h"
 
 namespace {
 

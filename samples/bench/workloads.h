@@ -1,7 +1,7 @@
 #pragma once
 
 // Workloads shared by `pliant bench` and the side-by-side benchmark: the
-// generated box piles and a stepping loop with control noise that keeps the
+// box piles of samples/shared/scenes.h and a stepping loop with control noise that keeps the
 // statistics a benchmark reports next to its time.
 
 #include <cstdint>
@@ -9,15 +9,9 @@
 #include <string>
 
 #include "pliant/data.h"
+#include "samples/shared/scenes.h"
 
 namespace pliant::bench {
-
-// MJCF of `count` free 10 cm boxes dropped in layers over a plane, each box
-// shifted and turned a little (deterministically) so that they fall into a
-// pile instead of a neat stack. With `fixed_rows` > 0 the file also sizes
-// the contact and constraint-row buffers of engines that preallocate them
-// (<size nconmax njmax>); Pliant's buffers grow as needed and ignore it.
-std::string box_pile_xml(int count, int fixed_rows = 0);
 
 // Control noise as in `pliant dump`: before each step, ctrl = scale * N(0,1)
 // from a mt19937_64 seeded with `seed`.

@@ -48,8 +48,8 @@ void run_bench(const BenchOptions& o) {
   if (o.path.empty() == (o.box_pile == 0)) {
     throw LoadError("pliant bench", 0, "give either a model file or --box-pile N, not both");
   }
-  Model model =
-      o.box_pile > 0 ? load_model_from_string(bench::box_pile_xml(o.box_pile)) : load_model(o.path);
+  Model model = o.box_pile > 0 ? load_model_from_string(scenes::box_pile_xml(o.box_pile))
+                               : load_model(o.path);
   apply_solver_choice(o.stepping, model);
   Data data(model);
   bench::ControlNoise noise(o.stepping.ctrl_noise);

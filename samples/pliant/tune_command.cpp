@@ -186,13 +186,7 @@ void run_tune(const TuneOptions& o) {
     prediction = design.prediction;
     if (design.impact) {
       print_prediction(solref, solimp, prediction);
-      ImpactTarget it;
-      it.restitution = *t.restitution;
-      it.depth = *t.depth;
-      it.speed = *t.impact_speed;
-      it.max_penetration = t.max_penetration.value_or(0);
-      it.timestep = t.timestep;
-      if (!print_impact_targets(it, *design.impact)) set_exit_code(1);
+      if (!print_impact_targets(impact_target(t), *design.impact)) set_exit_code(1);
       print_drop_table(solref, solimp, o);
       write_png(solref, solimp, o);
       return;

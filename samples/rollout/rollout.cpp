@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "pliant/forward.h"
+#include "pliant/step.h"
 
 namespace pliant {
 

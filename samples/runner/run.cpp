@@ -10,9 +10,11 @@
 
 #include "engine/spatial.h"
 #include "model/attribute_reader.h"
+#include "pliant/energy.h"
 #include "pliant/forward.h"
 #include "pliant/load.h"
 #include "pliant/load_error.h"
+#include "pliant/step.h"
 #include "samples/runner/warning_printer.h"
 
 namespace pliant::runner {

@@ -12,6 +12,7 @@
 
 #include "pliant/forward.h"
 #include "pliant/load.h"
+#include "pliant/step.h"
 #include "pliant/tuning.h"
 #include "tests/engine/impact_drop.h"
 
@@ -57,13 +58,7 @@ test::DropMeasure pliant_drop(const std::string& xml, double speed, double times
 
 TEST(ImpactConformance, DesignHoldsInMuJoCo222) {
   for (double speed : {1.0, 2.5, 5.0}) {
-    ContactTarget t;
-    t.restitution = 0.5;
-    t.depth = 0.002;
-    t.impact_speed = speed;
-    t.max_penetration = 0.01;
-    t.mass = 0.2;
-    t.timestep = 0.002;
+    const ContactTarget t = test::acceptance_target(speed);
     const ContactDesign design = design_contact(t);
     const std::string xml = test::impact_drop_scene(design.solref, design.solimp, t.timestep);
     const test::DropMeasure mj = mujoco_drop(xml, speed, t.timestep, 5);

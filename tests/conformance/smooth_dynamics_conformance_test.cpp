@@ -16,6 +16,7 @@
 #include "engine/dynamics.h"
 #include "pliant/forward.h"
 #include "pliant/load.h"
+#include "pliant/step.h"
 #include "tests/conformance/field_report.h"
 #include "tests/conformance/flatten.h"
 #include "tests/conformance/model_list.h"

@@ -32,6 +32,7 @@
 #include "engine/constraint/solve.h"
 #include "pliant/forward.h"
 #include "pliant/load.h"
+#include "pliant/step.h"
 #include "tests/conformance/contact_match.h"
 #include "tests/conformance/field_report.h"
 #include "tests/conformance/flatten.h"

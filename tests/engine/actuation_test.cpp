@@ -4,8 +4,10 @@
 
 #include <cmath>
 
+#include "engine/model_constants.h"
 #include "pliant/forward.h"
 #include "pliant/load.h"
+#include "pliant/step.h"
 
 namespace pliant {
 namespace {

@@ -7,6 +7,7 @@
 
 #include "pliant/forward.h"
 #include "pliant/load.h"
+#include "pliant/step.h"
 
 namespace pliant {
 namespace {

@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "pliant/step.h"
+
 namespace pliant {
 namespace {
 

@@ -35,6 +35,20 @@ inline std::string impact_drop_scene(const SolRef& r, const SolImp& i, double ti
   return xml;
 }
 
+// The impact design's acceptance target: restitution 0.5 and a 2 mm
+// resting depth for a 0.2 kg sphere, at most 10 mm deep at `speed` (m/s),
+// 2 ms steps.
+inline ContactTarget acceptance_target(double speed) {
+  ContactTarget t;
+  t.restitution = 0.5;
+  t.depth = 0.002;
+  t.impact_speed = speed;
+  t.max_penetration = 0.01;
+  t.mass = 0.2;
+  t.timestep = 0.002;
+  return t;
+}
+
 struct DropMeasure {
   double restitution = 0;      // first rebound speed / impact speed
   double max_penetration = 0;  // m, over the whole run

@@ -12,6 +12,7 @@
 
 #include "pliant/forward.h"
 #include "pliant/load.h"
+#include "pliant/step.h"
 #include "pliant/tuning.h"
 #include "tests/engine/impact_drop.h"
 
@@ -72,13 +73,7 @@ TEST(Impact, PredictionIsTheEngineStepForStep) {
 // at 1, 2.5 and 5 m/s, 2 ms timestep: bounce 0.5 +- 0.025, rest 2 mm +- 5 %.
 TEST(Impact, DesignHoldsAtEachImpactSpeedInTheEngine) {
   for (double speed : {1.0, 2.5, 5.0}) {
-    ContactTarget t;
-    t.restitution = 0.5;
-    t.depth = 0.002;
-    t.impact_speed = speed;
-    t.max_penetration = 0.01;
-    t.mass = 0.2;
-    t.timestep = 0.002;
+    const ContactTarget t = test::acceptance_target(speed);
     const ContactDesign design = design_contact(t);
     ASSERT_TRUE(design.impact);
     EXPECT_TRUE(design.impact->gave_way.empty());

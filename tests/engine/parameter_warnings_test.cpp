@@ -4,6 +4,7 @@
 
 #include "pliant/forward.h"
 #include "pliant/load.h"
+#include "pliant/step.h"
 
 namespace pliant {
 namespace {

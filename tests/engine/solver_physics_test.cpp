@@ -15,6 +15,8 @@
 #include "engine/constraint/solve.h"
 #include "pliant/forward.h"
 #include "pliant/load.h"
+#include "pliant/step.h"
+#include "samples/shared/scenes.h"
 
 // Counts heap allocations while `counting` is set (this test binary only).
 // Under AddressSanitizer the sanitizer owns operator new, so the count (and
@@ -279,15 +281,7 @@ TEST(SolverPhysics, IterationLimitWarns) {
 
 // Twelve boxes in two layers: nv = 72, so the rows use the sparse layout and
 // Newton's Hessian the tree ordering (the small pile above is dense).
-std::string wide_box_pile() {
-  std::string xml = "<mujoco><worldbody><geom type='plane' size='5 5 .1'/>";
-  for (int i = 0; i < 12; ++i) {
-    xml += "<body pos='" + std::to_string(0.25 * (i % 6)) + " " + std::to_string(0.03 * (i / 6)) +
-           " " + std::to_string(0.1 + 0.21 * (i / 6)) + "'><freejoint/>" +
-           "<geom type='box' size='.1 .1 .1'/></body>";
-  }
-  return xml + "</worldbody></mujoco>";
-}
+std::string wide_box_pile() { return scenes::box_stack_xml(scenes::two_layers_of_six()); }
 
 // Newton's sparse Hessian (trees reordered by reverse Cuthill-McKee, an
 // envelope factor) and its dense one give the same answer on a pile whose

@@ -10,6 +10,7 @@
 
 #include "pliant/forward.h"
 #include "pliant/load.h"
+#include "pliant/step.h"
 #include "pliant/tuning.h"
 
 namespace pliant {

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "pliant/step.h"
+
 namespace pliant {
 namespace {
 

@@ -12,6 +12,7 @@
 #include "pliant/forward.h"
 #include "pliant/load.h"
 #include "pliant/model_fields.h"
+#include "pliant/step.h"
 
 namespace pliant {
 namespace {

@@ -7,6 +7,8 @@
 
 #include "solvers/cg_solver.h"
 #include "solvers/cost.h"
+#include "solvers/envelope_cholesky.h"
+#include "solvers/newton_hessian.h"
 #include "solvers/pgs_solver.h"
 #include "solvers/workspace.h"
 #include "tests/solvers/synthetic_problem.h"

@@ -12,21 +12,23 @@
 
 #include "pliant/forward.h"
 #include "pliant/load.h"
+#include "pliant/step.h"
+#include "samples/shared/scenes.h"
 #include "tests/engine/constraint/test_corpus.h"
 
 namespace pliant {
 namespace {
 
+// Layers of 4 x 4 turned boxes, each layer shifted a little.
 std::string pile_xml(int count) {
-  std::string xml = "<mujoco><worldbody><geom type='plane' size='5 5 .1'/>";
-  for (int i = 0; i < count; ++i) {
-    const int layer = i / 16, in_layer = i % 16;
-    xml += "<body pos='" + std::to_string(0.21 * (in_layer % 4) + 0.02 * layer) + " " +
-           std::to_string(0.21 * (in_layer / 4)) + " " + std::to_string(0.1 + 0.21 * layer) +
-           "' euler='0.1 0 " + std::to_string(0.3 * i) + "'><freejoint/>" +
-           "<geom type='box' size='.1 .1 .1'/></body>";
-  }
-  return xml + "</worldbody></mujoco>";
+  scenes::BoxStack stack;
+  stack.count = count;
+  stack.per_row = 4;
+  stack.per_layer = 16;
+  stack.layer_shift_x = 0.02;
+  stack.tilt = 0.1;
+  stack.yaw_step = 0.3;
+  return scenes::box_stack_xml(stack);
 }
 
 double relative_distance(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {

@@ -13,6 +13,8 @@
 
 #include "pliant/forward.h"
 #include "pliant/load.h"
+#include "pliant/step.h"
+#include "samples/shared/scenes.h"
 #include "tests/engine/constraint/test_corpus.h"
 
 namespace pliant {
@@ -63,22 +65,15 @@ TEST(Islands, RowsJoinTheTreesTheyTouch) {
 // can move (it must stay with its cone), and the sample incline scene (two
 // bodies resting on a slope).
 TEST(Islands, SameSolutionAsTheWholeProblem) {
-  std::string apart = "<mujoco><worldbody><geom type='plane' size='5 5 .1'/>";
-  for (int i = 0; i < 5; ++i) {
-    apart += "<body pos='" + std::to_string(0.5 * i) + " 0 0.11'><freejoint/>" +
-             "<geom type='box' size='.1 .1 .1'/></body>";
-  }
-  apart +=
+  scenes::BoxStack row;
+  row.count = row.per_row = row.per_layer = 5;
+  row.pitch_x = 0.5;
+  row.bottom = 0.11;
+  row.extra_bodies =
       "<body pos='0 2 1'><joint type='hinge' axis='1 0 0' range='-10 10'/>"
-      "<geom type='capsule' fromto='0 0 0 0 0.3 -0.3' size='0.02'/></body>"
-      "</worldbody></mujoco>";
-  std::string pile = "<mujoco><worldbody><geom type='plane' size='5 5 .1'/>";
-  for (int i = 0; i < 12; ++i) {
-    pile += "<body pos='" + std::to_string(0.25 * (i % 6)) + " " + std::to_string(0.03 * (i / 6)) +
-            " " + std::to_string(0.1 + 0.21 * (i / 6)) + "'><freejoint/>" +
-            "<geom type='box' size='.1 .1 .1'/></body>";
-  }
-  pile += "</worldbody></mujoco>";
+      "<geom type='capsule' fromto='0 0 0 0 0.3 -0.3' size='0.02'/></body>";
+  const std::string apart = scenes::box_stack_xml(row);
+  const std::string pile = scenes::box_stack_xml(scenes::two_layers_of_six());
   const std::vector<Model> models = {
       load_model_from_string(apart), load_model_from_string(pile),
       load_model(std::string(PLIANT_TEST_MODELS) + "/dm_control/humanoid.xml"),

@@ -1,9 +1,10 @@
+#include "pliant/model_fields.h"
+
 #include <stdexcept>
 #include <string>
 #include <utility>
 
 #include "model/field_traits.h"
-#include "pliant/model_fields.h"
 
 namespace pliant {
 namespace {

@@ -1,0 +1,289 @@
+#include "solvers/newton_hessian.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "solvers/block_cholesky.h"
+#include "solvers/workspace.h"
+
+namespace pliant {
+
+namespace {
+
+// Index of dof k in the factor (identity unless the sparse order is in use).
+int slot(const int* position, int k) { return position ? position[k] : k; }
+
+// H(x, y) += value for dofs x, y (lower triangle in the factor's order).
+template <class Factor>
+void add_entry(Factor& h, const int* position, int x, int y, double value) {
+  const int a = slot(position, x), b = slot(position, y);
+  h.at(std::max(a, b), std::min(a, b)) += value;
+}
+
+// The entries of H at the pairs of n factor positions, as a packed lower
+// triangle (see BlockCholesky::locate).
+void locate_entries(EnvelopeCholesky& h, const int* slots, int n, double** entries) {
+  for (int a = 0; a < n; ++a) {
+    for (int b = 0; b <= a; ++b) {
+      *entries++ = &h.at(std::max(slots[a], slots[b]), std::min(slots[a], slots[b]));
+    }
+  }
+}
+
+void locate_entries(BlockCholesky& h, const int* slots, int n, double** entries) {
+  h.locate(slots, n, entries);
+}
+
+// H(a, b) += D J_a J_b over the quadratic rows, in row order. Consecutive
+// rows over the same columns (a contact's pyramid edges, a weld's six rows,
+// every row of the dense layout) form a run: their products are summed in a
+// packed lower triangle of the run's columns, contiguous, and the sum is
+// added once to the entries of H the run reaches (found once for the run).
+template <class Factor>
+void add_rows(const ConstraintProblem& p, const RowState* state, const int* position,
+              std::vector<int>& slots, std::vector<double*>& entries, std::vector<double>& block,
+              Factor& h) {
+  int group = -1;
+  const auto flush = [&] {
+    if (group < 0) return;
+    for (size_t e = 0; e < entries.size(); ++e) *entries[e] += block[e];
+  };
+  for (int i = 0; i < p.nefc; ++i) {
+    if (state[i] != RowState::kQuadratic) continue;
+    const int adr = p.row_adr[i], n = p.row_nnz[i];
+    if (group < 0 || n != p.row_nnz[group] ||
+        !std::equal(p.col + adr, p.col + adr + n, p.col + p.row_adr[group])) {
+      flush();
+      group = i;
+      slots.resize(n);
+      entries.resize(static_cast<size_t>(n) * (n + 1) / 2);
+      block.assign(entries.size(), 0.0);
+      for (int a = 0; a < n; ++a) slots[a] = slot(position, p.col[adr + a]);
+      locate_entries(h, slots.data(), n, entries.data());
+    }
+    const double d = p.D[i];
+    const double* jac = p.J + adr;
+    double* sum = block.data();
+    // Zeros are skipped: a dense row is mostly zeros, and a contact's row
+    // has some too (the normal of a resting box has no sideways part).
+    for (int a = 0; a < n; ++a) {
+      const double da = d * jac[a];
+      if (da != 0) {
+        for (int b = 0; b <= a; ++b) sum[b] += da * jac[b];
+      }
+      sum += a + 1;
+    }
+  }
+  flush();
+}
+
+// H += Jc^T Hc Jc for one cone in its middle zone (all rows share columns):
+// P = Hc Jc (dim x nnz), then H(a, b) += sum_r Jc(r, a) P(r, b).
+template <class Factor>
+void add_cone(const ConstraintProblem& p, const ConeGroup& cone, const double* hc,
+              const int* position, std::vector<double>& product, Factor& h) {
+  const int dim = cone.dim, first = cone.first_row;
+  const int nnz = p.row_nnz[first];
+  product.resize(static_cast<size_t>(dim) * nnz);
+  for (int r = 0; r < dim; ++r) {
+    for (int b = 0; b < nnz; ++b) {
+      double sum = 0;
+      for (int s = 0; s < dim; ++s) sum += hc[r * dim + s] * p.J[p.row_adr[first + s] + b];
+      product[r * nnz + b] = sum;
+    }
+  }
+  const int* cols = p.col + p.row_adr[first];
+  for (int a = 0; a < nnz; ++a) {
+    for (int b = 0; b <= a; ++b) {
+      double sum = 0;
+      for (int r = 0; r < dim; ++r) sum += p.J[p.row_adr[first + r] + a] * product[r * nnz + b];
+      add_entry(h, position, cols[a], cols[b], sum);
+    }
+  }
+}
+
+template <class Factor>
+void add_mass(const ConstraintProblem& p, const int* position, Factor& h) {
+  const TreeSparsity& tree = p.mass_tree;
+  for (int i = 0; i < p.nv; ++i) {
+    int address = tree.address[i];
+    for (int j = i; j >= 0; j = tree.parent[j], ++address) {
+      add_entry(h, position, i, j, p.mass[address]);
+    }
+  }
+}
+
+const int* factor_positions(const SolverWorkspace& w) {
+  if (w.hessian_blocks) return w.block_order.positions();
+  return w.hessian_permuted ? w.hessian_order.positions() : nullptr;
+}
+
+// Builds H from scratch at the current states and factorises it.
+template <class Factor>
+void assemble_and_factor(const ConstraintProblem& p, SolverWorkspace& w, Factor& h) {
+  const int* position = factor_positions(w);
+  h.clear_values();
+  add_mass(p, position, h);
+  add_rows(p, w.state.data(), position, w.hessian_slots, w.hessian_entries, w.hessian_block, h);
+  for (int c = 0; c < p.ncone; ++c) {
+    if (w.state[p.cones[c].first_row] != RowState::kCone) continue;
+    add_cone(p, p.cones[c], w.cone_hessian.data() + c * kMaxConeDim * kMaxConeDim, position,
+             w.cone_product, h);
+  }
+  if (!h.factor()) {
+    // Not positive definite in floating point: fall back to M alone, whose
+    // tree factor always exists (the direction is then a PCG one).
+    h.clear_values();
+    add_mass(p, position, h);
+    h.factor();
+  }
+}
+
+void assemble_and_factor(const ConstraintProblem& p, SolverWorkspace& w) {
+  if (w.hessian_blocks) {
+    assemble_and_factor(p, w, w.block_hessian);
+  } else {
+    assemble_and_factor(p, w, w.hessian);
+  }
+}
+
+// Below this many trees the envelope is never beaten by much.
+constexpr int kMinBlockTrees = 8;
+
+}  // namespace
+
+void build_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
+  // Envelope: dense, or (in the tree ordering) the union of M's ancestor
+  // rows and every row's column span (rows in any state, so updates never
+  // leave it).
+  EnvelopeCholesky& h = w.hessian;
+  h.begin_pattern(p.nv);
+  // One tree (a robot, or an island of one body): its dofs in their own
+  // order are already the tree ordering's, so no ordering and no permuting
+  // (positions are then the identity, and every dof's root is at 0).
+  const bool one_tree = p.mass_tree.is_one_tree();
+  w.hessian_permuted = !p.dense_hessian && !one_tree;
+  if (p.dense_hessian) {
+    h.make_dense();
+  } else {
+    if (!one_tree) w.hessian_order.compute(p);
+    const int* position = one_tree ? nullptr : w.hessian_order.positions();
+    for (int i = 0; i < p.nv; ++i) {
+      h.widen(slot(position, i), one_tree ? 0 : w.hessian_order.root_position(i));
+    }
+    for (int i = 0; i < p.nefc; ++i) {
+      const int adr = p.row_adr[i], nnz = p.row_nnz[i];
+      if (nnz == 0 || same_columns_as_previous(p, i)) continue;
+      int lowest = slot(position, p.col[adr]);
+      for (int k = 1; k < nnz; ++k) lowest = std::min(lowest, slot(position, p.col[adr + k]));
+      for (int k = 0; k < nnz; ++k) h.widen(slot(position, p.col[adr + k]), lowest);
+    }
+  }
+  // Many trees: a block factor in minimum-degree order, if it costs less.
+  using Factor = ConstraintProblem::Factor;
+  w.hessian_blocks = false;
+  if (p.factor == Factor::kBlocks || (p.factor == Factor::kAuto && w.hessian_permuted &&
+                                      w.hessian_order.tree_count() >= kMinBlockTrees)) {
+    if (w.hessian_permuted) {
+      w.block_order.compute_like(w.hessian_order, TreeOrdering::Method::kMinimumDegree);
+    } else {
+      w.block_order.compute(p, TreeOrdering::Method::kMinimumDegree);
+    }
+    w.block_hessian.analyse(p, w.block_order);
+    w.hessian_blocks =
+        p.factor == Factor::kBlocks || w.block_hessian.factor_work() < h.pattern_factor_work();
+  }
+  if (!w.hessian_blocks) h.finish_pattern();
+  assemble_and_factor(p, w);
+}
+
+void solve_hessian(SolverWorkspace& w, double* x) {
+  if (w.hessian_blocks) {
+    w.hessian_rhs.resize(w.block_hessian.size());
+    w.block_order.to_factor(x, w.hessian_rhs.data());
+    w.block_hessian.solve(w.hessian_rhs.data());
+    w.block_order.from_factor(w.hessian_rhs.data(), x);
+    return;
+  }
+  if (!w.hessian_permuted) {
+    w.hessian.solve(x);
+    return;
+  }
+  w.hessian_rhs.resize(w.hessian.size());
+  w.hessian_order.to_factor(x, w.hessian_rhs.data());
+  w.hessian.solve(w.hessian_rhs.data());
+  w.hessian_order.from_factor(w.hessian_rhs.data(), x);
+}
+
+// Rows entering the quadratic state add sqrt(D) J_i to the factor by a
+// rank-1 update, rows leaving remove it by a downdate (after the updates,
+// so the matrix stays positive definite on the way). Cones in or around
+// their middle zone, many changes, or a downdate losing rank: rebuild.
+void update_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
+  // The rows changing, listed once: entering from the front of `changed`,
+  // leaving from its back, each in row order.
+  int* changed = w.changed_rows.data();
+  int entering = 0, leaving = 0;
+  for (int i = 0; i < p.nefc; ++i) {
+    if (p.type[i] == RowType::kContactElliptic) {
+      if (w.state[i] == RowState::kCone || w.state[i] != w.old_state[i]) {
+        assemble_and_factor(p, w);
+        return;
+      }
+      continue;
+    }
+    const bool was = w.old_state[i] == RowState::kQuadratic;
+    const bool is = w.state[i] == RowState::kQuadratic;
+    if (was == is) continue;
+    if (is) {
+      changed[entering++] = i;
+    } else {
+      changed[p.nefc - 1 - leaving++] = i;
+    }
+  }
+  if (entering + leaving == 0) return;
+  // An update touches at most the whole envelope: once the updates would
+  // cost more than refactorising, refactor.
+  double update_work = (entering + leaving) * w.hessian.update_work();
+  const double factor_work =
+      w.hessian_blocks ? w.block_hessian.factor_work() : w.hessian.factor_work();
+  const int* position = factor_positions(w);
+  if (w.hessian_blocks) {
+    // An update walks the elimination tree from the row's first column
+    // (sums of whole numbers: exact in any order).
+    update_work = 0;
+    auto add_work = [&](int i) {
+      const int adr = p.row_adr[i];
+      int first = p.nv;
+      for (int k = 0; k < p.row_nnz[i]; ++k) first = std::min(first, position[p.col[adr + k]]);
+      if (first < p.nv) update_work += w.block_hessian.update_work(first);
+    };
+    for (int t = 0; t < entering && update_work <= factor_work; ++t) add_work(changed[t]);
+    for (int t = 0; t < leaving && update_work <= factor_work; ++t) {
+      add_work(changed[p.nefc - 1 - t]);
+    }
+  }
+  if (update_work > factor_work) {
+    assemble_and_factor(p, w);
+    return;
+  }
+  double* v = w.rank_vector.data();
+  auto rank_one = [&](int i, bool downdate) {
+    const double scale = std::sqrt(p.D[i]);
+    const int adr = p.row_adr[i];
+    int first = p.nv;
+    for (int k = 0; k < p.row_nnz[i]; ++k) {
+      const int at = slot(position, p.col[adr + k]);
+      v[at] = scale * p.J[adr + k];
+      first = std::min(first, at);
+    }
+    return w.hessian_blocks ? w.block_hessian.rank_one(v, downdate, first)
+                            : w.hessian.rank_one(v, downdate, first);
+  };
+  bool ok = true;
+  for (int t = 0; t < entering && ok; ++t) ok = rank_one(changed[t], false);
+  for (int t = 0; t < leaving && ok; ++t) ok = rank_one(changed[p.nefc - 1 - t], true);
+  if (!ok) assemble_and_factor(p, w);
+}
+
+}  // namespace pliant

@@ -1,0 +1,23 @@
+#pragma once
+
+// Newton's Hessian H = M + J^T diag(D over quadratic rows) J plus each
+// elliptic cone's Hessian in its middle zone, factorised by Cholesky and
+// kept current by rank-1 updates and downdates as rows change state
+// (refactorised when a downdate loses rank or a cone changes).
+
+#include "solvers/constraint_problem.h"
+
+namespace pliant {
+
+struct SolverWorkspace;
+
+// Newton's Hessian at the rows' states in workspace.state: build_hessian
+// chooses the factor (dense, envelope in tree order, or blocks in
+// minimum-degree order), assembles H and factorises it; update_hessian
+// follows the changes from workspace.old_state by rank-1 updates (or
+// refactorises); solve_hessian applies H^-1 to x (nv entries) in place.
+void build_hessian(const ConstraintProblem& problem, SolverWorkspace& workspace);
+void update_hessian(const ConstraintProblem& problem, SolverWorkspace& workspace);
+void solve_hessian(SolverWorkspace& workspace, double* x);
+
+}  // namespace pliant
