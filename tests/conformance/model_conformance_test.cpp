@@ -8,13 +8,19 @@
 // conventions of the eigen-decomposition do not matter.
 
 #include <gtest/gtest.h>
+#include <mujoco/mjxmacro.h>
 #include <mujoco/mujoco.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "pliant/load.h"
+#include "pliant/model_fields.h"
 #include "tests/conformance/field_report.h"
 #include "tests/conformance/flatten.h"
 #include "tests/conformance/model_list.h"
@@ -58,6 +64,192 @@ int enable_bits_222(const OptionFlags& f) {
   return bits;
 }
 
+// MuJoCo 2.2.2's size or array of that name (mjxmacro.h), as doubles, or
+// nothing when 2.2.2 has none.
+std::optional<std::vector<double>> reference_field(const mjModel* m, const std::string& name) {
+#define X(size) \
+  if (name == #size) return std::vector<double>{static_cast<double>(m->size)};
+  MJMODEL_INTS
+#undef X
+  MJMODEL_POINTERS_PREAMBLE(m)
+#define X(type, field, rows, columns)                      \
+  if (name == #field) {                                    \
+    const long n = static_cast<long>(m->rows) * (columns); \
+    return std::vector<double>(m->field, m->field + n);    \
+  }
+  MJMODEL_POINTERS
+#undef X
+  return std::nullopt;
+}
+
+// Pliant's size, option or array of that name (pliant/model_fields.h).
+std::vector<double> pliant_field(const Model& m, const std::string& name) {
+  const auto sizes = model_size_infos();
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (name == sizes[i].name) return {double(model_size(ModelSizes(m), static_cast<int>(i)))};
+  }
+  const int option = find_model_option(name);
+  if (option >= 0) return read_model_option(m, option);
+  const int field = find_model_field(name);
+  EXPECT_GE(field, 0) << name << " is not in Pliant's field table";
+  return field >= 0 ? read_model_field(m, field) : std::vector<double>();
+}
+
+std::vector<int> as_ints(const std::vector<double>& values) {
+  return std::vector<int>(values.begin(), values.end());
+}
+
+// The fields compared with 2.2.2, under the names both tables give them.
+// Not compared: the fields whose compilation changed in 3.x, which Pliant
+// follows (mesh and height-field internals, inverse weights, lengths at
+// qpos0, actuator acc0, visual properties), compared with 3.3.8 by the
+// MuJoCo3.Fields tests instead.
+const char* const kSizes[] = {
+    "nq",    "nv",   "nu",      "na",     "nbody", "njnt",     "ngeom", "nsite",  "neq",  "ntendon",
+    "nmesh", "nkey", "nsensor", "nmocap", "npair", "nexclude", "ncam",  "nlight", "nwrap"};
+const char* const kIntegerFields[] = {"body_parentid",
+                                      "body_rootid",
+                                      "body_weldid",
+                                      "body_mocapid",
+                                      "body_jntnum",
+                                      "body_jntadr",
+                                      "body_dofnum",
+                                      "body_dofadr",
+                                      "body_geomnum",
+                                      "body_geomadr",
+                                      "jnt_type",
+                                      "jnt_qposadr",
+                                      "jnt_dofadr",
+                                      "jnt_bodyid",
+                                      "jnt_group",
+                                      "jnt_limited",
+                                      "dof_bodyid",
+                                      "dof_jntid",
+                                      "dof_parentid",
+                                      "dof_Madr",
+                                      "geom_type",
+                                      "geom_contype",
+                                      "geom_conaffinity",
+                                      "geom_condim",
+                                      "geom_bodyid",
+                                      "geom_dataid",
+                                      "geom_group",
+                                      "geom_priority",
+                                      "geom_matid",
+                                      "site_type",
+                                      "site_bodyid",
+                                      "actuator_trntype",
+                                      "actuator_gaintype",
+                                      "actuator_biastype",
+                                      "actuator_trnid",
+                                      "actuator_ctrllimited",
+                                      "actuator_forcelimited",
+                                      "tendon_adr",
+                                      "tendon_num",
+                                      "tendon_limited",
+                                      "wrap_type",
+                                      "wrap_objid",
+                                      "eq_type",
+                                      "eq_obj1id",
+                                      "eq_obj2id",
+                                      "pair_geom1",
+                                      "pair_geom2",
+                                      "pair_dim",
+                                      "sensor_objid",
+                                      "sensor_dim",
+                                      "opt_integrator",
+                                      "opt_cone",
+                                      "opt_jacobian",
+                                      "opt_solver",
+                                      "opt_iterations",
+                                      "opt_noslip_iterations"};
+const char* const kRealFields[] = {"body_pos",
+                                   "jnt_solref",
+                                   "jnt_solimp",
+                                   "jnt_pos",
+                                   "jnt_axis",
+                                   "jnt_stiffness",
+                                   "jnt_range",
+                                   "jnt_margin",
+                                   "dof_solref",
+                                   "dof_solimp",
+                                   "dof_frictionloss",
+                                   "dof_armature",
+                                   "dof_damping",
+                                   "geom_solmix",
+                                   "geom_solref",
+                                   "geom_solimp",
+                                   "geom_size",
+                                   "geom_rbound",
+                                   "geom_pos",
+                                   "geom_friction",
+                                   "geom_margin",
+                                   "geom_gap",
+                                   "site_size",
+                                   "site_pos",
+                                   "qpos0",
+                                   "qpos_spring",
+                                   "actuator_dynprm",
+                                   "actuator_gainprm",
+                                   "actuator_biasprm",
+                                   "actuator_ctrlrange",
+                                   "actuator_forcerange",
+                                   "actuator_gear",
+                                   "tendon_range",
+                                   "tendon_stiffness",
+                                   "tendon_damping",
+                                   "tendon_frictionloss",
+                                   "wrap_prm",
+                                   "eq_solref",
+                                   "eq_solimp",
+                                   "eq_data",
+                                   "pair_friction",
+                                   "pair_solref",
+                                   "pair_solimp",
+                                   "pair_margin",
+                                   "key_qpos",
+                                   "key_ctrl",
+                                   "opt_timestep",
+                                   "opt_impratio",
+                                   "opt_tolerance",
+                                   "opt_noslip_tolerance",
+                                   "opt_gravity",
+                                   "opt_wind",
+                                   "opt_magnetic",
+                                   "opt_density",
+                                   "opt_viscosity",
+                                   "opt_o_margin",
+                                   "opt_o_solref"};
+const char* const kQuaternionFields[] = {"body_quat", "geom_quat", "site_quat"};
+// Derived from mesh files (the mesh tolerance when the model has meshes).
+const char* const kMassFields[] = {"body_mass", "body_subtreemass", "body_ipos"};
+
+// MuJoCo 2.2.2's option of that name (opt_timestep: mjOption::timestep).
+std::optional<std::vector<double>> opt_field(const mjOption& o, const std::string& name) {
+  const std::pair<const char*, std::vector<double>> options[] = {
+      {"opt_timestep", {o.timestep}},
+      {"opt_impratio", {o.impratio}},
+      {"opt_tolerance", {o.tolerance}},
+      {"opt_noslip_tolerance", {o.noslip_tolerance}},
+      {"opt_gravity", {o.gravity[0], o.gravity[1], o.gravity[2]}},
+      {"opt_wind", {o.wind[0], o.wind[1], o.wind[2]}},
+      {"opt_magnetic", {o.magnetic[0], o.magnetic[1], o.magnetic[2]}},
+      {"opt_density", {o.density}},
+      {"opt_viscosity", {o.viscosity}},
+      {"opt_o_margin", {o.o_margin}},
+      {"opt_o_solref", {o.o_solref[0], o.o_solref[1]}},
+      {"opt_integrator", {double(o.integrator)}},
+      {"opt_cone", {double(o.cone)}},
+      {"opt_jacobian", {double(o.jacobian)}},
+      {"opt_solver", {double(o.solver)}},
+      {"opt_iterations", {double(o.iterations)}},
+      {"opt_noslip_iterations", {double(o.noslip_iterations)}}};
+  for (const auto& [option, values] : options) {
+    if (name == option) return values;
+  }
+  return std::nullopt;
+}
+
 class ModelConformance : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ModelConformance, CompiledFieldsMatchMuJoCo) {
@@ -73,44 +265,39 @@ TEST_P(ModelConformance, CompiledFieldsMatchMuJoCo) {
   adopt_hfield_geom_sizes(*ref, m);
   const mjModel& r = *ref;
   FieldReport report(model_test_name(path));
+  const auto theirs = [&r](const char* name) {
+    const std::optional<std::vector<double>> values =
+        name[0] == 'o' && name[1] == 'p' ? opt_field(r.opt, name) : reference_field(&r, name);
+    EXPECT_TRUE(values) << "MuJoCo 2.2.2 has no field " << name;
+    return values.value_or(std::vector<double>());
+  };
 
-  report.ints(
-      "counts",
-      {m.nq, m.nv, m.nu, m.na, m.body_count(), m.joints.count(), m.geoms.count(), m.sites.count(),
-       m.equalities.count(), m.tendons.count(), m.meshes.count(), m.keyframes.count(),
-       m.sensors.count(), m.nmocap, m.pairs.count(), m.excludes.count(), m.cameras.count(),
-       m.lights.count(), static_cast<int>(m.tendons.wrap_type.size())},
-      {r.nq, r.nv, r.nu, r.na, r.nbody, r.njnt, r.ngeom, r.nsite, r.neq, r.ntendon, r.nmesh, r.nkey,
-       r.nsensor, r.nmocap, r.npair, r.nexclude, r.ncam, r.nlight, r.nwrap});
+  std::vector<int> ours_sizes, their_sizes;
+  for (const char* size : kSizes) {
+    ours_sizes.push_back(static_cast<int>(pliant_field(m, size)[0]));
+    their_sizes.push_back(static_cast<int>(theirs(size)[0]));
+  }
+  report.ints("counts", ours_sizes, their_sizes);
   if (::testing::Test::HasFailure()) return;
 
   // Bodies whose mass comes from mesh files get the mesh tolerance.
-  const int nbody = r.nbody;
-  std::vector<bool> mesh_body(nbody, false);
-  for (int g = 0; g < r.ngeom; ++g) {
-    if (r.geom_type[g] == mjGEOM_MESH) mesh_body[r.geom_bodyid[g]] = true;
-  }
-  const bool any_mesh = std::find(mesh_body.begin(), mesh_body.end(), true) != mesh_body.end();
+  const bool any_mesh =
+      std::find(m.geoms.type.begin(), m.geoms.type.end(), GeomType::kMesh) != m.geoms.type.end();
   const double mass_tolerance = any_mesh ? kMeshTolerance : kTolerance;
-
-  const Bodies& b = m.bodies;
-  report.ints("body_parentid", b.parent, ints_of(r.body_parentid, nbody));
-  report.ints("body_rootid", b.root, ints_of(r.body_rootid, nbody));
-  report.ints("body_weldid", b.weld, ints_of(r.body_weldid, nbody));
-  report.ints("body_mocapid", b.mocap, ints_of(r.body_mocapid, nbody));
-  report.ints("body_jntnum", b.joint_count, ints_of(r.body_jntnum, nbody));
-  report.ints("body_jntadr", b.joint_adr, ints_of(r.body_jntadr, nbody));
-  report.ints("body_dofnum", b.dof_count, ints_of(r.body_dofnum, nbody));
-  report.ints("body_dofadr", b.dof_adr, ints_of(r.body_dofadr, nbody));
-  report.ints("body_geomnum", b.geom_count, ints_of(r.body_geomnum, nbody));
-  report.ints("body_geomadr", b.geom_adr, ints_of(r.body_geomadr, nbody));
-  report.reals("body_pos", flat(b.pos), reals_of(r.body_pos, 3 * nbody), kTolerance);
-  report.quats("body_quat", flat(b.quat), reals_of(r.body_quat, 4 * nbody), kTolerance);
-  report.reals("body_mass", b.mass, reals_of(r.body_mass, nbody), mass_tolerance);
-  report.reals("body_subtreemass", b.subtree_mass, reals_of(r.body_subtreemass, nbody),
-               mass_tolerance);
-  report.reals("body_ipos", flat(b.ipos), reals_of(r.body_ipos, 3 * nbody), mass_tolerance);
+  for (const char* name : kIntegerFields) {
+    report.ints(name, as_ints(pliant_field(m, name)), as_ints(theirs(name)));
+  }
+  for (const char* name : kRealFields) {
+    report.reals(name, pliant_field(m, name), theirs(name), kTolerance);
+  }
+  for (const char* name : kQuaternionFields) {
+    report.quats(name, pliant_field(m, name), theirs(name), kTolerance);
+  }
+  for (const char* name : kMassFields) {
+    report.reals(name, pliant_field(m, name), theirs(name), mass_tolerance);
+  }
   {
+    const int nbody = r.nbody;
     std::vector<Vector3d> inertia(nbody);
     std::vector<Quaterniond> iquat(nbody);
     for (int i = 0; i < nbody; ++i) {
@@ -118,175 +305,33 @@ TEST_P(ModelConformance, CompiledFieldsMatchMuJoCo) {
       const mjtNum* q = r.body_iquat + 4 * i;
       iquat[i] = Quaterniond(q[0], q[1], q[2], q[3]);
     }
-    report.reals("body_inertia (tensor)", body_tensors(b.inertia, b.iquat),
+    report.reals("body_inertia (tensor)", body_tensors(m.bodies.inertia, m.bodies.iquat),
                  body_tensors(inertia, iquat), mass_tolerance);
   }
 
-  const int njnt = r.njnt;
-  const Joints& j = m.joints;
-  report.ints("jnt_type", codes(j.type), ints_of(r.jnt_type, njnt));
-  report.ints("jnt_qposadr", j.qpos_adr, ints_of(r.jnt_qposadr, njnt));
-  report.ints("jnt_dofadr", j.dof_adr, ints_of(r.jnt_dofadr, njnt));
-  report.ints("jnt_bodyid", j.body, ints_of(r.jnt_bodyid, njnt));
-  report.ints("jnt_group", j.group, ints_of(r.jnt_group, njnt));
-  report.ints("jnt_limited", bools(j.limited), bytes_of(r.jnt_limited, njnt));
-  report.reals("jnt_solref", flat(j.solref), reals_of(r.jnt_solref, mjNREF * njnt), kTolerance);
-  report.reals("jnt_solimp", flat(j.solimp), reals_of(r.jnt_solimp, mjNIMP * njnt), kTolerance);
-  report.reals("jnt_pos", flat(j.pos), reals_of(r.jnt_pos, 3 * njnt), kTolerance);
-  report.reals("jnt_axis", flat(j.axis), reals_of(r.jnt_axis, 3 * njnt), kTolerance);
-  report.reals("jnt_stiffness", j.stiffness, reals_of(r.jnt_stiffness, njnt), kTolerance);
-  report.reals("jnt_range", flat(j.range), reals_of(r.jnt_range, 2 * njnt), kTolerance);
-  report.reals("jnt_margin", j.margin, reals_of(r.jnt_margin, njnt), kTolerance);
-
-  const int nv = r.nv;
-  const Dofs& d = m.dofs;
-  report.ints("dof_bodyid", d.body, ints_of(r.dof_bodyid, nv));
-  report.ints("dof_jntid", d.joint, ints_of(r.dof_jntid, nv));
-  report.ints("dof_parentid", d.parent, ints_of(r.dof_parentid, nv));
-  report.ints("dof_Madr", d.madr, ints_of(r.dof_Madr, nv));
-  report.reals("dof_solref", flat(d.solref), reals_of(r.dof_solref, mjNREF * nv), kTolerance);
-  report.reals("dof_solimp", flat(d.solimp), reals_of(r.dof_solimp, mjNIMP * nv), kTolerance);
-  report.reals("dof_frictionloss", d.frictionloss, reals_of(r.dof_frictionloss, nv), kTolerance);
-  report.reals("dof_armature", d.armature, reals_of(r.dof_armature, nv), kTolerance);
-  report.reals("dof_damping", d.damping, reals_of(r.dof_damping, nv), kTolerance);
-
-  const int ngeom = r.ngeom;
-  const Geoms& g = m.geoms;
-  report.ints("geom_type", codes(g.type), ints_of(r.geom_type, ngeom));
-  report.ints("geom_contype", g.contype, ints_of(r.geom_contype, ngeom));
-  report.ints("geom_conaffinity", g.conaffinity, ints_of(r.geom_conaffinity, ngeom));
-  report.ints("geom_condim", g.condim, ints_of(r.geom_condim, ngeom));
-  report.ints("geom_bodyid", g.body, ints_of(r.geom_bodyid, ngeom));
-  report.ints("geom_dataid", g.data_id, ints_of(r.geom_dataid, ngeom));
-  report.ints("geom_group", g.group, ints_of(r.geom_group, ngeom));
-  report.ints("geom_priority", g.priority, ints_of(r.geom_priority, ngeom));
-  report.ints("geom_matid", g.material, ints_of(r.geom_matid, ngeom));
-  report.reals("geom_solmix", g.solmix, reals_of(r.geom_solmix, ngeom), kTolerance);
-  report.reals("geom_solref", flat(g.solref), reals_of(r.geom_solref, mjNREF * ngeom), kTolerance);
-  report.reals("geom_solimp", flat(g.solimp), reals_of(r.geom_solimp, mjNIMP * ngeom), kTolerance);
-  report.reals("geom_size", flat(g.size), reals_of(r.geom_size, 3 * ngeom), kTolerance);
-  report.reals("geom_rbound", g.rbound, reals_of(r.geom_rbound, ngeom), kTolerance);
-  report.reals("geom_pos", flat(g.pos), reals_of(r.geom_pos, 3 * ngeom), kTolerance);
-  report.quats("geom_quat", flat(g.quat), reals_of(r.geom_quat, 4 * ngeom), kTolerance);
-  report.reals("geom_friction", flat(g.friction), reals_of(r.geom_friction, 3 * ngeom), kTolerance);
-  report.reals("geom_margin", g.margin, reals_of(r.geom_margin, ngeom), kTolerance);
-  report.reals("geom_gap", g.gap, reals_of(r.geom_gap, ngeom), kTolerance);
-
-  const int nsite = r.nsite;
-  const Sites& s = m.sites;
-  report.ints("site_type", codes(s.type), ints_of(r.site_type, nsite));
-  report.ints("site_bodyid", s.body, ints_of(r.site_bodyid, nsite));
-  report.reals("site_size", flat(s.size), reals_of(r.site_size, 3 * nsite), kTolerance);
-  report.reals("site_pos", flat(s.pos), reals_of(r.site_pos, 3 * nsite), kTolerance);
-  report.quats("site_quat", flat(s.quat), reals_of(r.site_quat, 4 * nsite), kTolerance);
-
-  report.reals("qpos0", m.qpos0, reals_of(r.qpos0, r.nq), kTolerance);
-  report.reals("qpos_spring", m.qpos_spring, reals_of(r.qpos_spring, r.nq), kTolerance);
-
-  const Options& o = m.options;
+  // What 2.2.2 names or codes otherwise.
   const mjOption& ro = r.opt;
-  report.reals(
-      "opt (reals)",
-      {o.timestep,      o.apirate,     o.impratio,     o.tolerance,          o.noslip_tolerance,
-       o.mpr_tolerance, o.gravity.x(), o.gravity.y(),  o.gravity.z(),        o.wind.x(),
-       o.wind.y(),      o.wind.z(),    o.magnetic.x(), o.magnetic.y(),       o.magnetic.z(),
-       o.density,       o.viscosity,   o.o_margin,     o.o_solref.timeconst, o.o_solref.dampratio},
-      {ro.timestep,      ro.apirate,    ro.impratio,    ro.tolerance,   ro.noslip_tolerance,
-       ro.mpr_tolerance, ro.gravity[0], ro.gravity[1],  ro.gravity[2],  ro.wind[0],
-       ro.wind[1],       ro.wind[2],    ro.magnetic[0], ro.magnetic[1], ro.magnetic[2],
-       ro.density,       ro.viscosity,  ro.o_margin,    ro.o_solref[0], ro.o_solref[1]},
-      kTolerance);
-  report.ints(
-      "opt (codes)",
-      {static_cast<int>(o.integrator), static_cast<int>(o.collision), static_cast<int>(o.cone),
-       static_cast<int>(o.jacobian), static_cast<int>(o.solver), o.iterations, o.noslip_iterations,
-       o.mpr_iterations, disable_bits_222(o.flags), enable_bits_222(o.flags)},
-      {ro.integrator, ro.collision, ro.cone, ro.jacobian, ro.solver, ro.iterations,
-       ro.noslip_iterations, ro.mpr_iterations, ro.disableflags, ro.enableflags});
-
-  const int nu = r.nu;
-  const Actuators& a = m.actuators;
-  report.ints("actuator_trntype", codes(a.trn_type), ints_of(r.actuator_trntype, nu));
+  report.ints("opt_disableflags, opt_enableflags",
+              {disable_bits_222(m.options.flags), enable_bits_222(m.options.flags)},
+              {ro.disableflags, ro.enableflags});
+  report.ints("opt_collision", {static_cast<int>(m.options.collision)}, {ro.collision});
+  report.reals("opt_apirate, opt_mpr_tolerance", {m.options.apirate, m.options.mpr_tolerance},
+               {ro.apirate, ro.mpr_tolerance}, kTolerance);
+  report.ints("opt_mpr_iterations", {m.options.mpr_iterations}, {ro.mpr_iterations});
   // Pliant uses MuJoCo 3.x's mjtDyn codes; 2.2.2 had no filterexact, so its
   // muscle is 3 where 3.x (and Pliant) give 4.
-  std::vector<int> dyntype_222 = codes(a.dyn_type);
+  std::vector<int> dyntype_222 = codes(m.actuators.dyn_type);
   for (int& code : dyntype_222) {
     if (code == static_cast<int>(DynamicsType::kMuscle)) code = 3;
   }
-  report.ints("actuator_dyntype", dyntype_222, ints_of(r.actuator_dyntype, nu));
-  report.ints("actuator_gaintype", codes(a.gain_type), ints_of(r.actuator_gaintype, nu));
-  report.ints("actuator_biastype", codes(a.bias_type), ints_of(r.actuator_biastype, nu));
-  {
-    std::vector<int> ids;
-    for (const auto& pair : a.trn_id) ids.insert(ids.end(), pair.begin(), pair.end());
-    report.ints("actuator_trnid", ids, ints_of(r.actuator_trnid, 2 * nu));
+  report.ints("actuator_dyntype", dyntype_222, ints_of(r.actuator_dyntype, r.nu));
+  report.ints("eq_active0 (2.2.2: eq_active)", as_ints(pliant_field(m, "eq_active0")),
+              bytes_of(r.eq_active, r.neq));
+  std::vector<int> signatures;
+  for (int i = 0; i < m.excludes.count(); ++i) {
+    signatures.push_back(((m.excludes.body1[i] + 1) << 16) + m.excludes.body2[i] + 1);
   }
-  report.ints("actuator_ctrllimited", bools(a.ctrl_limited), bytes_of(r.actuator_ctrllimited, nu));
-  report.ints("actuator_forcelimited", bools(a.force_limited),
-              bytes_of(r.actuator_forcelimited, nu));
-  report.reals("actuator_dynprm", flat(a.dynprm), reals_of(r.actuator_dynprm, mjNDYN * nu),
-               kTolerance);
-  report.reals("actuator_gainprm", flat(a.gainprm), reals_of(r.actuator_gainprm, mjNGAIN * nu),
-               kTolerance);
-  report.reals("actuator_biasprm", flat(a.biasprm), reals_of(r.actuator_biasprm, mjNBIAS * nu),
-               kTolerance);
-  report.reals("actuator_ctrlrange", flat(a.ctrl_range), reals_of(r.actuator_ctrlrange, 2 * nu),
-               kTolerance);
-  report.reals("actuator_forcerange", flat(a.force_range), reals_of(r.actuator_forcerange, 2 * nu),
-               kTolerance);
-  report.reals("actuator_gear", flat(a.gear), reals_of(r.actuator_gear, 6 * nu), kTolerance);
-
-  const int ntendon = r.ntendon;
-  const Tendons& t = m.tendons;
-  report.ints("tendon_adr", t.wrap_adr, ints_of(r.tendon_adr, ntendon));
-  report.ints("tendon_num", t.wrap_count, ints_of(r.tendon_num, ntendon));
-  report.ints("tendon_limited", bools(t.limited), bytes_of(r.tendon_limited, ntendon));
-  report.reals("tendon_range", flat(t.range), reals_of(r.tendon_range, 2 * ntendon), kTolerance);
-  report.reals("tendon_stiffness", t.stiffness, reals_of(r.tendon_stiffness, ntendon), kTolerance);
-  report.reals("tendon_damping", t.damping, reals_of(r.tendon_damping, ntendon), kTolerance);
-  report.reals("tendon_frictionloss", t.frictionloss, reals_of(r.tendon_frictionloss, ntendon),
-               kTolerance);
-  report.ints("wrap_type", codes(t.wrap_type), ints_of(r.wrap_type, r.nwrap));
-  report.ints("wrap_objid", t.wrap_obj, ints_of(r.wrap_objid, r.nwrap));
-  report.reals("wrap_prm", t.wrap_prm, reals_of(r.wrap_prm, r.nwrap), kTolerance);
-
-  const int neq = r.neq;
-  const Equalities& e = m.equalities;
-  report.ints("eq_type", codes(e.type), ints_of(r.eq_type, neq));
-  report.ints("eq_obj1id", e.obj1, ints_of(r.eq_obj1id, neq));
-  report.ints("eq_obj2id", e.obj2, ints_of(r.eq_obj2id, neq));
-  report.ints("eq_active", bools(e.active), bytes_of(r.eq_active, neq));
-  report.reals("eq_solref", flat(e.solref), reals_of(r.eq_solref, mjNREF * neq), kTolerance);
-  report.reals("eq_solimp", flat(e.solimp), reals_of(r.eq_solimp, mjNIMP * neq), kTolerance);
-  report.reals("eq_data", flat(e.data), reals_of(r.eq_data, mjNEQDATA * neq), kTolerance);
-
-  const int npair = r.npair;
-  const Pairs& p = m.pairs;
-  report.ints("pair_geom1", p.geom1, ints_of(r.pair_geom1, npair));
-  report.ints("pair_geom2", p.geom2, ints_of(r.pair_geom2, npair));
-  report.ints("pair_dim", p.condim, ints_of(r.pair_dim, npair));
-  report.reals("pair_friction", flat(p.friction), reals_of(r.pair_friction, 5 * npair), kTolerance);
-  report.reals("pair_solref", flat(p.solref), reals_of(r.pair_solref, mjNREF * npair), kTolerance);
-  report.reals("pair_solimp", flat(p.solimp), reals_of(r.pair_solimp, mjNIMP * npair), kTolerance);
-  report.reals("pair_margin", p.margin, reals_of(r.pair_margin, npair), kTolerance);
-  {
-    std::vector<int> signatures;
-    for (int i = 0; i < m.excludes.count(); ++i) {
-      signatures.push_back(((m.excludes.body1[i] + 1) << 16) + m.excludes.body2[i] + 1);
-    }
-    report.ints("exclude_signature", signatures, ints_of(r.exclude_signature, r.nexclude));
-  }
-
-  report.ints("sensor_objid", m.sensors.obj_id, ints_of(r.sensor_objid, r.nsensor));
-  report.ints("sensor_dim", m.sensors.dim, ints_of(r.sensor_dim, r.nsensor));
-
-  std::vector<double> key_qpos, key_ctrl;
-  for (int k = 0; k < m.keyframes.count(); ++k) {
-    key_qpos.insert(key_qpos.end(), m.keyframes.qpos[k].begin(), m.keyframes.qpos[k].end());
-    key_ctrl.insert(key_ctrl.end(), m.keyframes.ctrl[k].begin(), m.keyframes.ctrl[k].end());
-  }
-  report.reals("key_qpos", key_qpos, reals_of(r.key_qpos, r.nkey * r.nq), kTolerance);
-  report.reals("key_ctrl", key_ctrl, reals_of(r.key_ctrl, r.nkey * r.nu), kTolerance);
+  report.ints("exclude_signature", signatures, ints_of(r.exclude_signature, r.nexclude));
 
   report.print();
 }
