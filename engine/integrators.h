@@ -1,10 +1,11 @@
 #pragma once
 
+// The integrators step() chooses from (options.integrator). Each advances
+// one step from a state on which forward() has run.
+
 #include "pliant/data.h"
 
 namespace pliant {
-
-// Each advances one step from a state on which forward() has run.
 
 // Semi-implicit Euler: activations, then velocities, then positions with the
 // new velocities. When any dof has damping, the damping is taken implicitly:

@@ -32,17 +32,12 @@ py::array copy_of(const std::vector<double>& values, const FieldShape& shape, bo
 }
 
 py::list info_list(std::span<const FieldInfo> infos) {
+  using namespace pybind11::literals;
   py::list out;
   for (const FieldInfo& f : infos) {
-    py::dict d;
-    d["name"] = f.name;
-    d["rows"] = f.rows;
-    d["columns"] = f.columns;
-    d["unit"] = f.unit;
-    d["doc"] = f.doc;
-    d["integer"] = f.integer;
-    d["mujoco"] = f.mujoco;
-    out.append(d);
+    out.append(py::dict("name"_a = f.name, "rows"_a = f.rows, "columns"_a = f.columns,
+                        "unit"_a = f.unit, "doc"_a = f.doc, "integer"_a = f.integer,
+                        "mujoco"_a = f.mujoco));
   }
   return out;
 }

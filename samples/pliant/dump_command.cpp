@@ -71,41 +71,41 @@ class JsonLine {
   bool first_ = true;
 };
 
-// The step, the time and the chosen fields of the Data table, row by row.
-void print_fields(long step, const Data& d, const std::vector<int>& fields) {
-  JsonLine line;
-  line.key("step");
-  line.integer(step);
-  line.key("time");
-  line.number(d.time);
+// The fields of the Data table, each as a flat array.
+void add_fields(JsonLine& line, const Data& d, const std::vector<int>& fields) {
   const auto infos = data_field_infos();
   for (int f : fields) {
     line.key(infos[f].name);
     line.array(read_data_field(d, f));
   }
-  std::cout << line.finish() << "\n";
 }
 
-void print_step(long step, const Model& m, const Data& d) {
+// A line that starts with the step and the time.
+JsonLine step_line(long step, const Data& d) {
   JsonLine line;
   line.key("step");
   line.integer(step);
   line.key("time");
   line.number(d.time);
-  line.key("qpos");
-  line.array(d.qpos);
-  line.key("qvel");
-  line.array(d.qvel);
-  line.key("act");
-  line.array(d.act);
-  line.key("qacc");
-  line.array(d.qacc);
-  line.key("qfrc_bias");
-  line.array(d.qfrc_bias);
-  line.key("qfrc_constraint");
-  line.array(d.qfrc_constraint);
-  line.key("sensordata");
-  line.array(d.sensordata);
+  return line;
+}
+
+// The step, the time and the chosen fields.
+void print_fields(long step, const Data& d, const std::vector<int>& fields) {
+  JsonLine line = step_line(step, d);
+  add_fields(line, d, fields);
+  std::cout << line.finish() << "\n";
+}
+
+// The default line: the state, forces and sensors, the contacts with their
+// forces, and the constraint rows with MuJoCo's type codes.
+void print_step(long step, const Model& m, const Data& d) {
+  static const std::vector<int> state =
+      data_field_indices("qpos,qvel,act,qacc,qfrc_bias,qfrc_constraint,sensordata");
+  static const std::vector<int> rows =
+      data_field_indices("efc_type,efc_pos,efc_diagApprox,efc_R,efc_aref,efc_force");
+  JsonLine line = step_line(step, d);
+  add_fields(line, d, state);
   // Contacts: geoms, dist, dim, pos, frame (9, row-major) and the force in
   // the contact frame (pyramid edges converted to normal + friction).
   line.key("ncon");
@@ -135,24 +135,9 @@ void print_step(long step, const Model& m, const Data& d) {
     line.raw(item.finish().c_str());
   }
   line.raw("]");
-  // Constraint rows, with MuJoCo's type codes.
-  const ConstraintRows& efc = d.efc;
   line.key("nefc");
-  line.integer(efc.count());
-  std::vector<double> types(efc.count());
-  for (int i = 0; i < efc.count(); ++i) types[i] = static_cast<int>(efc.type[i]);
-  line.key("efc_type");
-  line.array(types);
-  line.key("efc_pos");
-  line.array(efc.pos);
-  line.key("efc_diagApprox");
-  line.array(efc.diag_approx);
-  line.key("efc_R");
-  line.array(efc.R);
-  line.key("efc_aref");
-  line.array(efc.aref);
-  line.key("efc_force");
-  line.array(efc.force);
+  line.integer(d.efc.count());
+  add_fields(line, d, rows);
   line.key("solver_iter");
   line.integer(d.solver.iterations);
   line.key("energy");

@@ -20,6 +20,14 @@ def expected_shape(field, sizes):
     return (rows,) if columns == 1 else (rows, columns)
 
 
+def expect_arrays(owner, fields, sizes):
+    """Each field is a numpy attribute of `owner` with the table's shape."""
+    for field in fields:
+        value = getattr(owner, field["name"])
+        assert isinstance(value, np.ndarray), field["name"]
+        assert value.shape == expected_shape(field, sizes), field["name"]
+
+
 def model_sizes(model):
     return {name: getattr(model, name) for name, _ in pliant.model_sizes()}
 
@@ -34,12 +42,10 @@ def model_path(request, models_dir):
 def test_every_model_array_has_its_shape(model_path):
     model = pliant.Model.from_xml_path(model_path)
     sizes = model_sizes(model)
-    fields = pliant.model_fields()
-    assert len(fields) >= 200
-    for field in fields:
+    assert len(pliant.model_fields()) >= 200
+    expect_arrays(model, pliant.model_fields(), sizes)
+    for field in pliant.model_fields():
         value = getattr(model, field["name"])
-        assert isinstance(value, np.ndarray), field["name"]
-        assert value.shape == expected_shape(field, sizes), field["name"]
         assert value.dtype == (np.int32 if field["integer"] else np.float64), field["name"]
     for option in pliant.model_options():
         assert getattr(model, option["name"]) is not None
@@ -51,12 +57,8 @@ def test_every_data_array_has_its_shape(model_path):
     pliant.step(model, data, 30)
     sizes = model_sizes(model)
     sizes.update({name: getattr(data, name) for name, _ in pliant.data_sizes()})
-    fields = pliant.data_fields()
-    assert len(fields) >= 60
-    for field in fields:
-        value = getattr(data, field["name"])
-        assert isinstance(value, np.ndarray), field["name"]
-        assert value.shape == expected_shape(field, sizes), field["name"]
+    assert len(pliant.data_fields()) >= 60
+    expect_arrays(data, pliant.data_fields(), sizes)
 
 
 def test_data_values_follow_mujoco_conventions(humanoid_path):
