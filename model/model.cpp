@@ -41,6 +41,9 @@ const std::string& Model::name(ObjectType type, int id) const {
     case ObjectType::kMesh:
       names = &meshes.name;
       break;
+    case ObjectType::kHfield:
+      names = &hfields.name;
+      break;
     case ObjectType::kMaterial:
       names = &materials.name;
       break;

@@ -20,6 +20,7 @@
 //   forward.h                the stages of forward dynamics
 //   integrate_position.h     qpos + h qvel on the configuration manifold
 //   energy.h                 potential and kinetic energy
+//   jacobian.h               Jacobians of points, frames, centres of mass
 //   ray.h                    ray casting against the geoms
 //   sensor_types.h           each sensor type's element, size and stage
 //   impedance.h, solver_params.h  solref/solimp and the impedance d(r)
@@ -37,6 +38,7 @@
 #include "pliant/impact.h"
 #include "pliant/impedance.h"
 #include "pliant/integrate_position.h"
+#include "pliant/jacobian.h"
 #include "pliant/load.h"
 #include "pliant/load_error.h"
 #include "pliant/model.h"

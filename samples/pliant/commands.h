@@ -10,6 +10,7 @@ constexpr int kExitBadInput = 2;
 // Each add_*_command registers a subcommand whose callback sets the exit code.
 void add_info_command(CLI::App& app);
 void add_fields_command(CLI::App& app);
+void add_jacobian_command(CLI::App& app);
 void add_dump_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_tune_command(CLI::App& app);

@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   pliant::cli::add_info_command(app);
   pliant::cli::add_fields_command(app);
+  pliant::cli::add_jacobian_command(app);
   pliant::cli::add_dump_command(app);
   pliant::cli::add_run_command(app);
   pliant::cli::add_tune_command(app);

@@ -12,6 +12,12 @@
 //       contacts (geom1, geom2, dist, pos, frame), nefc, efc_type. With
 //       --each-key, one line per keyframe at its state (step = keyframe),
 //       without stepping.
+//   node mujoco3.mjs jac MODEL.xml [--state FILE]
+//       one JSON object: at the state of FILE (JSON with qpos and qvel;
+//       qpos0 and zero qvel without it), after mj_forward, the Jacobians
+//       of every body (mj_jacBody, mj_jacBodyCom, mj_jacSubtreeCom and
+//       mj_jacDot at the body origin), geom (mj_jacGeom) and site
+//       (mj_jacSite), each a flat row-major 3 x nv list.
 //   A model that does not load prints {"error": "..."} and exits 2.
 //
 // The model's folder and the folders its files name (includes, meshes,
@@ -165,6 +171,44 @@ function dump(mujoco, model) {
   return lines;
 }
 
+function jacobians(mujoco, model) {
+  const data = new mujoco.MjData(model);
+  const stateFile = option('--state', '');
+  if (stateFile) {
+    const state = JSON.parse(fs.readFileSync(stateFile, 'utf8'));
+    data.qpos.set(state.qpos);
+    data.qvel.set(state.qvel);
+  }
+  mujoco.mj_forward(model, data);
+  const n = 3 * model.nv;
+  const jacp = new mujoco.DoubleBuffer(n), jacr = new mujoco.DoubleBuffer(n);
+  const read = () => [Array.from(jacp.GetView()), Array.from(jacr.GetView())];
+  const out = {body: [], body_com: [], subtree_com: [], body_dot: [], geom: [], site: []};
+  for (let b = 0; b < model.nbody; ++b) {
+    mujoco.mj_jacBody(model, data, jacp, jacr, b);
+    out.body.push(read());
+    mujoco.mj_jacBodyCom(model, data, jacp, jacr, b);
+    out.body_com.push(read());
+    mujoco.mj_jacSubtreeCom(model, data, jacp, b);
+    out.subtree_com.push(read()[0]);
+    const xpos = Array.from(data.xpos.slice(3 * b, 3 * b + 3));
+    mujoco.mj_jacDot(model, data, jacp, jacr, xpos, b);
+    out.body_dot.push(read());
+  }
+  for (let g = 0; g < model.ngeom; ++g) {
+    mujoco.mj_jacGeom(model, data, jacp, jacr, g);
+    out.geom.push(read());
+  }
+  for (let s = 0; s < model.nsite; ++s) {
+    mujoco.mj_jacSite(model, data, jacp, jacr, s);
+    out.site.push(read());
+  }
+  jacp.delete();
+  jacr.delete();
+  data.delete();
+  return out;
+}
+
 const mujoco = await loadMujoco();
 const absolute = path.resolve(modelPath);
 copyModel(mujoco, absolute);
@@ -182,10 +226,12 @@ if (!model) {
 }
 if (command === 'info') {
   console.log(JSON.stringify(info(mujoco, model)));
+} else if (command === 'jac') {
+  console.log(JSON.stringify(jacobians(mujoco, model)));
 } else if (command === 'dump') {
   for (const line of dump(mujoco, model)) console.log(line);
 } else {
-  console.error('usage: node mujoco3.mjs info|dump MODEL.xml [options]');
+  console.error('usage: node mujoco3.mjs info|dump|jac MODEL.xml [options]');
   process.exit(2);
 }
 model.delete();
