@@ -83,12 +83,6 @@ int required_sizes(GeomType type, bool fromto) {
   }
 }
 
-const char* geom_type_name(GeomType type) {
-  static const char* names[] = {"plane",     "hfield",   "sphere", "capsule",
-                                "ellipsoid", "cylinder", "box",    "mesh"};
-  return names[static_cast<int>(type)];
-}
-
 // "auto" limits: on exactly when a range is given, if autolimits is on;
 // otherwise a range without an explicit limited is ambiguous, as in MuJoCo.
 bool resolve_limited(TriState limited, bool range_given, bool autolimits, const std::string& what,

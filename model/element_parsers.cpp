@@ -45,16 +45,17 @@ void read_fromto(AttributeReader& reader, std::optional<std::array<double, 6>>& 
   }
 }
 
+// The geom's type by its MJCF name; an unknown name lists the known ones.
 void read_geom_type(AttributeReader& reader, GeomType& type) {
-  reader.read_keyword("type", type,
-                      {{"plane", GeomType::kPlane},
-                       {"hfield", GeomType::kHfield},
-                       {"sphere", GeomType::kSphere},
-                       {"capsule", GeomType::kCapsule},
-                       {"ellipsoid", GeomType::kEllipsoid},
-                       {"cylinder", GeomType::kCylinder},
-                       {"box", GeomType::kBox},
-                       {"mesh", GeomType::kMesh}});
+  const std::optional<std::string> value = reader.text("type");
+  if (!value || geom_type_from_name(*value, type)) return;
+  std::string accepted;
+  for (int k = 0; k <= static_cast<int>(GeomType::kMesh); ++k) {
+    accepted += accepted.empty() ? "" : ", ";
+    accepted += geom_type_name(static_cast<GeomType>(k));
+  }
+  reader.fail("attribute 'type' of <" + reader.node().name + "> is '" + *value +
+              "'; accepted: " + accepted);
 }
 
 void reject_negative(AttributeReader& reader, const std::string& name, double value) {
