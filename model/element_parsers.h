@@ -6,6 +6,7 @@
 
 #include "model/attribute_reader.h"
 #include "model/spec.h"
+#include "pliant/sensor_types.h"
 
 namespace pliant {
 
@@ -26,6 +27,9 @@ void parse_tendon(AttributeReader& reader, TendonSpec& tendon);
 void parse_equality(AttributeReader& reader, const CompilerSettings& compiler,
                     EqualitySpec& equality);
 void parse_pair(AttributeReader& reader, PairSpec& pair);
+// `kind` is the sensor kind of the element's name (sensor_types.h); defined
+// in sensor_parser.cpp.
+void parse_sensor(AttributeReader& reader, const SensorKind& kind, SensorSpec& sensor);
 void parse_option(AttributeReader& reader, Options& options);
 void parse_option_flags(AttributeReader& reader, OptionFlags& flags);
 void parse_compiler(AttributeReader& reader, CompilerSettings& compiler);
