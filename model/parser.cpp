@@ -26,8 +26,8 @@ namespace {
 
 SourceLocation where(const XmlNode& node) { return {node.file, node.line}; }
 
-// The actuator elements Pliant reads (element_parsers.cpp gives each its
-// defaults).
+// The actuator elements Pliant reads (parse_actuator gives each its gain,
+// bias and dynamics).
 constexpr const char* kActuatorKinds[] = {"general",  "motor",       "position",
                                           "velocity", "intvelocity", "damper",
                                           "cylinder", "muscle",      "adhesion"};
