@@ -21,7 +21,8 @@ void parse_mesh(AttributeReader& reader, MeshSpec& mesh);
 void parse_texture(AttributeReader& reader, TextureSpec& texture);
 void parse_material(AttributeReader& reader, MaterialSpec& material);
 void parse_hfield(AttributeReader& reader, HfieldSpec& hfield);
-// `kind` is the element name: general, motor, position, velocity or muscle.
+// `kind` is the element name: general, motor, position, velocity, muscle,
+// ...; defined in actuator_parser.cpp.
 void parse_actuator(AttributeReader& reader, const std::string& kind, ActuatorSpec& actuator);
 void parse_tendon(AttributeReader& reader, TendonSpec& tendon);
 void parse_equality(AttributeReader& reader, const CompilerSettings& compiler,
