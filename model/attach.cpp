@@ -199,57 +199,40 @@ void prepare_submodel(ModelSpec& s) {
   }
 }
 
-void attach_submodel(const ModelSpec& submodel, const std::string& body, const std::string& prefix,
-                     const Pose& frame, const SourceLocation& where, int attachment,
-                     BodySpec& target, ModelSpec& attached) {
-  const bool whole_world = body.empty() || body == "world";
-  const BodySpec* root = whole_world ? &submodel.world : find_body(submodel.world, body);
-  if (root == nullptr) {
-    throw LoadError(where.file, where.line,
-                    "<attach> names body '" + body + "', which the model '" + submodel.file +
-                        "' does not have");
-  }
-  std::vector<const JointSpec*> joints;
-  collect_joints(*root, joints);
-  std::vector<const BodySpec*> mocap;
-  collect_mocap(*root, mocap);
+namespace {
 
-  if (whole_world) {
-    // The world's elements join `target`, its bodies become its children.
-    BodySpec world = submodel.world;
-    prefix_body(world, prefix);
-    for (GeomSpec g : world.geoms) {
-      frame.place(g.pos, g.quat);
-      frame.place(g.fromto);
-      target.geoms.push_back(std::move(g));
-    }
-    for (SiteSpec s : world.sites) {
-      frame.place(s.pos, s.quat);
-      frame.place(s.fromto);
-      target.sites.push_back(std::move(s));
-    }
-    for (CameraSpec c : world.cameras) {
-      frame.place(c.pos, c.quat);
-      target.cameras.push_back(std::move(c));
-    }
-    for (LightSpec l : world.lights) {
-      l.pos = frame.point(l.pos);
-      l.dir = frame.quat * l.dir;
-      target.lights.push_back(std::move(l));
-    }
-    mark_first(world, attachment);
-    for (BodySpec child : world.children) {
-      frame.place(child.pos, child.quat);
-      target.children.push_back(std::move(child));
-    }
-  } else {
-    BodySpec copy = *root;
-    prefix_body(copy, prefix);
-    frame.place(copy.pos, copy.quat);
-    mark_first(copy, attachment);
-    target.children.push_back(std::move(copy));
+// The world's elements join `target`, placed by `frame`; its bodies become
+// target's children.
+void place_world_elements(BodySpec& world, const Pose& frame, int attachment, BodySpec& target) {
+  for (GeomSpec g : world.geoms) {
+    frame.place(g.pos, g.quat);
+    frame.place(g.fromto);
+    target.geoms.push_back(std::move(g));
   }
+  for (SiteSpec s : world.sites) {
+    frame.place(s.pos, s.quat);
+    frame.place(s.fromto);
+    target.sites.push_back(std::move(s));
+  }
+  for (CameraSpec c : world.cameras) {
+    frame.place(c.pos, c.quat);
+    target.cameras.push_back(std::move(c));
+  }
+  for (LightSpec l : world.lights) {
+    l.pos = frame.point(l.pos);
+    l.dir = frame.quat * l.dir;
+    target.lights.push_back(std::move(l));
+  }
+  mark_first(world, attachment);
+  for (BodySpec child : world.children) {
+    frame.place(child.pos, child.quat);
+    target.children.push_back(std::move(child));
+  }
+}
 
+// The sub-model's assets, tendons, equalities, contact pairs, actuators and
+// sensors join `attached`, every name they give or refer to prefixed.
+void append_prefixed(const ModelSpec& submodel, const std::string& prefix, ModelSpec& attached) {
   const auto append = [&](const auto& from, auto& to, auto rename) {
     for (auto element : from) {
       prefix_name(element.name, prefix);
@@ -257,7 +240,6 @@ void attach_submodel(const ModelSpec& submodel, const std::string& body, const s
       to.push_back(std::move(element));
     }
   };
-  const int actuator_offset = static_cast<int>(attached.actuators.size());
   const auto nothing = [](auto&) {};
   append(submodel.meshes, attached.meshes, nothing);
   append(submodel.textures, attached.textures, nothing);
@@ -292,6 +274,39 @@ void attach_submodel(const ModelSpec& submodel, const std::string& body, const s
     prefix_name(s.object, prefix);
     prefix_name(s.reference, prefix);
   });
+}
+
+}  // namespace
+
+void attach_submodel(const ModelSpec& submodel, const std::string& body, const std::string& prefix,
+                     const Pose& frame, const SourceLocation& where, int attachment,
+                     BodySpec& target, ModelSpec& attached) {
+  const bool whole_world = body.empty() || body == "world";
+  const BodySpec* root = whole_world ? &submodel.world : find_body(submodel.world, body);
+  if (root == nullptr) {
+    throw LoadError(where.file, where.line,
+                    "<attach> names body '" + body + "', which the model '" + submodel.file +
+                        "' does not have");
+  }
+  std::vector<const JointSpec*> joints;
+  collect_joints(*root, joints);
+  std::vector<const BodySpec*> mocap;
+  collect_mocap(*root, mocap);
+
+  if (whole_world) {
+    BodySpec world = submodel.world;
+    prefix_body(world, prefix);
+    place_world_elements(world, frame, attachment, target);
+  } else {
+    BodySpec copy = *root;
+    prefix_body(copy, prefix);
+    frame.place(copy.pos, copy.quat);
+    mark_first(copy, attachment);
+    target.children.push_back(std::move(copy));
+  }
+
+  const int actuator_offset = static_cast<int>(attached.actuators.size());
+  append_prefixed(submodel, prefix, attached);
   for (const KeyframeSpec& key : submodel.keyframes) {
     attached.keyframes.push_back(
         attach_keyframe(submodel, key, joints, mocap, prefix, attachment, actuator_offset));

@@ -83,12 +83,6 @@ int required_sizes(GeomType type, bool fromto) {
   }
 }
 
-const char* geom_type_name(GeomType type) {
-  static const char* names[] = {"plane",     "hfield",   "sphere", "capsule",
-                                "ellipsoid", "cylinder", "box",    "mesh"};
-  return names[static_cast<int>(type)];
-}
-
 // "auto" limits: on exactly when a range is given, if autolimits is on;
 // otherwise a range without an explicit limited is ambiguous, as in MuJoCo.
 bool resolve_limited(TriState limited, bool range_given, bool autolimits, const std::string& what,
@@ -103,6 +97,15 @@ bool resolve_limited(TriState limited, bool range_given, bool autolimits, const 
   }
   return false;
 }
+
+// One part of a body's mass: an inertial or a geom.
+struct MassPart {
+  double mass;
+  Vector3d pos;
+  Quaterniond quat;         // the part's frame in the body
+  Vector3d principal;       // moments in the part's frame
+  Eigen::Matrix3d inertia;  // about the part's centre, body axes
+};
 
 class Compiler {
  public:
@@ -195,7 +198,18 @@ class Compiler {
     return pliant::asset_path(spec_, file, subdir, directory);
   }
 
+  // Textures, then materials (which name textures), height fields and meshes.
   void compile_assets() {
+    compile_textures();
+    compile_materials();
+    compile_hfields();
+    compile_meshes();
+    std::vector<const std::vector<Vector3d>*> hull_points;
+    for (const ProcessedMesh& p : processed_meshes_) hull_points.push_back(&p.hull_points);
+    compute_mesh_hulls(m_.meshes, hull_points);
+  }
+
+  void compile_textures() {
     for (size_t i = 0; i < spec_.textures.size(); ++i) {
       const TextureSpec& t = spec_.textures[i];
       // A texture from a file and without a name is named after the file
@@ -214,6 +228,9 @@ class Compiler {
       m_.textures.height.push_back(t.height);
       add_name(ObjectType::kTexture, name, static_cast<int>(i), t.where, "texture");
     }
+  }
+
+  void compile_materials() {
     for (size_t i = 0; i < spec_.materials.size(); ++i) {
       const MaterialSpec& s = spec_.materials[i];
       Materials& t = m_.materials;
@@ -229,6 +246,9 @@ class Compiler {
       t.name.push_back(s.name);
       add_name(ObjectType::kMaterial, s.name, static_cast<int>(i), s.where, "material");
     }
+  }
+
+  void compile_hfields() {
     for (size_t i = 0; i < spec_.hfields.size(); ++i) {
       const HfieldSpec& s = spec_.hfields[i];
       const std::string name = s.name.empty() && !s.file.empty()
@@ -256,6 +276,9 @@ class Compiler {
       h.data.insert(h.data.end(), data.elevation.begin(), data.elevation.end());
       add_name(ObjectType::kHfield, name, static_cast<int>(i), s.where, "hfield");
     }
+  }
+
+  void compile_meshes() {
     for (size_t i = 0; i < spec_.meshes.size(); ++i) {
       const MeshSpec& s = spec_.meshes[i];
       std::string name = s.name;
@@ -298,9 +321,6 @@ class Compiler {
       t.file.push_back(path);
       add_name(ObjectType::kMesh, name, static_cast<int>(i), s.where, "mesh");
     }
-    std::vector<const std::vector<Vector3d>*> hull_points;
-    for (const ProcessedMesh& p : processed_meshes_) hull_points.push_back(&p.hull_points);
-    compute_mesh_hulls(m_.meshes, hull_points);
   }
 
   void compile_bodies() {
@@ -391,14 +411,8 @@ class Compiler {
     }
   }
 
-  void compile_geom(const GeomSpec& s, int body) {
-    Geoms& g = m_.geoms;
-    const int id = g.count();
-    Vector3d pos = s.pos, size = s.size;
-    Quaterniond quat = s.quat;
-    if (s.fromto && s.type != GeomType::kMesh) {
-      apply_fromto(*s.fromto, s.type, s.where, pos, quat, size);
-    }
+  // The positive sizes a geom's type needs (none when fitted to a mesh).
+  void check_geom_size(const GeomSpec& s, const Vector3d& size) const {
     // A primitive fitted to a mesh takes its size from the mesh.
     const bool fitted = !s.mesh.empty() && s.type != GeomType::kMesh;
     const int needed = fitted ? 0 : required_sizes(s.type, s.fromto.has_value());
@@ -410,6 +424,31 @@ class Compiler {
                           "; size[" + std::to_string(i) + "] is " + std::to_string(size[i]));
       }
     }
+  }
+
+  // An hfield geom's size and bounding radius from its height field; returns
+  // the height field's id.
+  int size_from_hfield(const GeomSpec& s, Vector3d& size, double& rbound) {
+    // Size from the height field (x, y, z_top, z_bottom): the x and y
+    // half-extents, and z as MuJoCo 3.3.8 sets it.
+    if (s.hfield.empty()) fail(s.where, "an hfield geom needs an 'hfield' attribute");
+    const int hfield = lookup(ObjectType::kHfield, s.hfield, s.where, "hfield");
+    // (measured: z = z_top / 4 + z_bottom / 2).
+    const Vector4d& h = m_.hfields.size[hfield];
+    size = Vector3d(h[0], h[1], 0.25 * h[2] + 0.5 * h[3]);
+    rbound = std::sqrt(h[0] * h[0] + h[1] * h[1] + std::pow(std::max(h[2], h[3]), 2));
+    return hfield;
+  }
+
+  void compile_geom(const GeomSpec& s, int body) {
+    Geoms& g = m_.geoms;
+    const int id = g.count();
+    Vector3d pos = s.pos, size = s.size;
+    Quaterniond quat = s.quat;
+    if (s.fromto && s.type != GeomType::kMesh) {
+      apply_fromto(*s.fromto, s.type, s.where, pos, quat, size);
+    }
+    check_geom_size(s, size);
     int mesh = -1;
     double rbound = primitive_rbound(s.type, size);
     if (s.type == GeomType::kMesh) {
@@ -432,17 +471,7 @@ class Compiler {
       fit_to_mesh(s, processed_meshes_[mesh], pos, quat, size);
       rbound = primitive_rbound(s.type, size);
     }
-    int hfield = -1;
-    if (s.type == GeomType::kHfield) {
-      // Size from the height field (x, y, z_top, z_bottom): the x and y
-      // half-extents, and z as MuJoCo 3.3.8 sets it.
-      if (s.hfield.empty()) fail(s.where, "an hfield geom needs an 'hfield' attribute");
-      hfield = lookup(ObjectType::kHfield, s.hfield, s.where, "hfield");
-      // (measured: z = z_top / 4 + z_bottom / 2).
-      const Vector4d& h = m_.hfields.size[hfield];
-      size = Vector3d(h[0], h[1], 0.25 * h[2] + 0.5 * h[3]);
-      rbound = std::sqrt(h[0] * h[0] + h[1] * h[1] + std::pow(std::max(h[2], h[3]), 2));
-    }
+    const int hfield = s.type == GeomType::kHfield ? size_from_hfield(s, size, rbound) : -1;
     if (s.fused) s.fused->place(pos, quat);
     if (s.type == GeomType::kPlane && body != 0 && bodies_[body].spec->joints.size() > 0) {
       fail(s.where,
@@ -574,6 +603,65 @@ class Compiler {
     }
   }
 
+  // A joint's entries in qpos0 and qpos_spring; `scale` converts a hinge's or
+  // slide's ref and springref (degrees to radians for a hinge).
+  void add_reference_pose(const JointSpec& js, int body, double scale) {
+    // qpos0: the reference pose. Free joints start at the body's pose in
+    // its parent (the world), balls at the identity.
+    switch (js.type) {
+      case JointType::kFree: {
+        const Quaterniond& q = m_.bodies.quat[body];
+        const Vector3d& p = m_.bodies.pos[body];
+        for (double v : {p.x(), p.y(), p.z(), q.w(), q.x(), q.y(), q.z()}) {
+          m_.qpos0.push_back(v);
+          m_.qpos_spring.push_back(v);
+        }
+        m_.nq += 7;
+        break;
+      }
+      case JointType::kBall:
+        for (double v : {1.0, 0.0, 0.0, 0.0}) {
+          m_.qpos0.push_back(v);
+          m_.qpos_spring.push_back(v);
+        }
+        m_.nq += 4;
+        break;
+      default:
+        m_.qpos0.push_back(js.ref * scale);
+        m_.qpos_spring.push_back(js.springref * scale);
+        m_.nq += 1;
+    }
+  }
+
+  // The dofs a joint adds, each the child of `previous` (updated to the last).
+  void add_dofs(const JointSpec& js, int body, int id, int& previous) {
+    Dofs& d = m_.dofs;
+    const int ndof = joint_dof_count(js.type);
+    for (int k = 0; k < ndof; ++k) {
+      d.body.push_back(body);
+      d.joint.push_back(id);
+      d.parent.push_back(previous);
+      previous = d.count() - 1;
+      d.solref.push_back(js.solref_friction);
+      d.solimp.push_back(js.solimp_friction);
+      d.frictionloss.push_back(js.frictionloss);
+      d.armature.push_back(js.armature);
+      d.damping.push_back(js.damping);
+      d.invweight0.push_back(0);
+    }
+  }
+
+  void set_mass_matrix_addresses() {
+    Dofs& d = m_.dofs;
+    // Sparse M stores, for each dof, its diagonal then its ancestor dofs:
+    // row i has 1 + depth(i) entries.
+    int address = 0;
+    for (int i = 0; i < m_.nv; ++i) {
+      d.madr.push_back(address);
+      for (int k = i; k >= 0; k = d.parent[k]) ++address;
+    }
+  }
+
   void compile_joints_and_dofs() {
     Joints& j = m_.joints;
     Dofs& d = m_.dofs;
@@ -639,56 +727,14 @@ class Compiler {
         j.name.push_back(js.name);
         add_name(ObjectType::kJoint, js.name, id, js.where, "joint");
 
-        // qpos0: the reference pose. Free joints start at the body's pose in
-        // its parent (the world), balls at the identity.
-        switch (js.type) {
-          case JointType::kFree: {
-            const Quaterniond& q = m_.bodies.quat[body];
-            const Vector3d& p = m_.bodies.pos[body];
-            for (double v : {p.x(), p.y(), p.z(), q.w(), q.x(), q.y(), q.z()}) {
-              m_.qpos0.push_back(v);
-              m_.qpos_spring.push_back(v);
-            }
-            m_.nq += 7;
-            break;
-          }
-          case JointType::kBall:
-            for (double v : {1.0, 0.0, 0.0, 0.0}) {
-              m_.qpos0.push_back(v);
-              m_.qpos_spring.push_back(v);
-            }
-            m_.nq += 4;
-            break;
-          default:
-            m_.qpos0.push_back(js.ref * (angular ? angle : 1.0));
-            m_.qpos_spring.push_back(js.springref * (angular ? angle : 1.0));
-            m_.nq += 1;
-        }
-        const int ndof = joint_dof_count(js.type);
-        for (int k = 0; k < ndof; ++k) {
-          d.body.push_back(static_cast<int>(body));
-          d.joint.push_back(id);
-          d.parent.push_back(previous);
-          previous = d.count() - 1;
-          d.solref.push_back(js.solref_friction);
-          d.solimp.push_back(js.solimp_friction);
-          d.frictionloss.push_back(js.frictionloss);
-          d.armature.push_back(js.armature);
-          d.damping.push_back(js.damping);
-          d.invweight0.push_back(0);
-        }
+        add_reference_pose(js, static_cast<int>(body), angular ? angle : 1.0);
+        add_dofs(js, static_cast<int>(body), id, previous);
       }
       b.dof_count.push_back(d.count() - (b.dof_adr.back() < 0 ? d.count() : b.dof_adr.back()));
       last_dof[body] = previous;
     }
     m_.nv = d.count();
-    // Sparse M stores, for each dof, its diagonal then its ancestor dofs:
-    // row i has 1 + depth(i) entries.
-    int address = 0;
-    for (int i = 0; i < m_.nv; ++i) {
-      d.madr.push_back(address);
-      for (int k = i; k >= 0; k = d.parent[k]) ++address;
-    }
+    set_mass_matrix_addresses();
   }
 
   // Mass and inertia of each body: from <inertial>, or from its geoms (each a
@@ -766,19 +812,14 @@ class Compiler {
   // Mass and inertia from parts: the body's geoms (those whose body took its
   // inertia from its geoms), the body's own <inertial> when it has one and
   // static bodies were fused into it, and the fused bodies' <inertial>s.
-  void geom_mass(int body) {
-    Bodies& b = m_.bodies;
+  // The parts that weigh in a body: its <inertial> or its geoms (those in
+  // the inertia group range), and the inertials of fused static children.
+  std::vector<MassPart> mass_parts(int body) const {
+    const Bodies& b = m_.bodies;
     const CompilerSettings& c = spec_.compiler;
     const BodySpec& body_spec = *bodies_[body].spec;
     const bool own_geoms = takes_inertia_from_geoms(c, body_spec);
-    struct Part {
-      double mass;
-      Vector3d pos;
-      Quaterniond quat;         // the geom's frame in the body
-      Vector3d principal;       // moments in the geom's frame
-      Eigen::Matrix3d inertia;  // about the part's centre, body axes
-    };
-    std::vector<Part> parts;
+    std::vector<MassPart> parts;
     const auto add_inertial = [&](const InertialSpec& i) {
       const Quaterniond q = i.quat.normalized();
       const Eigen::Matrix3d rotation = q.toRotationMatrix();
@@ -814,12 +855,19 @@ class Compiler {
                        rotation * principal.asDiagonal() * rotation.transpose()});
     }
     for (const InertialSpec& i : body_spec.fused_inertials) add_inertial(i);
+    return parts;
+  }
+
+  // A body's mass, centre of mass, principal moments and inertial frame from
+  // its parts.
+  void set_body_inertia(int body, const std::vector<MassPart>& parts) {
+    Bodies& b = m_.bodies;
     // One geom with mass: its own frame and moments are the body's inertial
     // frame and principal moments, unsorted (MuJoCo 3.x; 2.2.2 diagonalised
     // the tensor and sorted the moments, turning the frame).
-    const auto massive = [](const Part& p) { return p.mass > 0; };
+    const auto massive = [](const MassPart& p) { return p.mass > 0; };
     if (std::count_if(parts.begin(), parts.end(), massive) == 1) {
-      const Part& only = *std::find_if(parts.begin(), parts.end(), massive);
+      const MassPart& only = *std::find_if(parts.begin(), parts.end(), massive);
       b.mass[body] = only.mass;
       b.ipos[body] = only.pos;
       b.iquat[body] = only.quat;
@@ -828,7 +876,7 @@ class Compiler {
     }
     double mass = 0;
     Vector3d center = Vector3d::Zero();
-    for (const Part& p : parts) {
+    for (const MassPart& p : parts) {
       mass += p.mass;
       center += p.mass * p.pos;
     }
@@ -836,7 +884,7 @@ class Compiler {
     center /= mass;
     // Parallel-axis theorem: I_c = sum (I_i + m_i (|d|^2 E - d d^T)).
     Eigen::Matrix3d tensor = Eigen::Matrix3d::Zero();
-    for (const Part& p : parts) {
+    for (const MassPart& p : parts) {
       const Vector3d d = p.pos - center;
       tensor +=
           p.inertia + p.mass * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
@@ -851,6 +899,8 @@ class Compiler {
     b.inertia[body] = principal;
     b.iquat[body] = frame;
   }
+
+  void geom_mass(int body) { set_body_inertia(body, mass_parts(body)); }
 
   // Body poses in the world at qpos0 (every joint at its reference, so each
   // body sits where the file puts it), for the quantities MuJoCo's compiler
@@ -957,113 +1007,141 @@ class Compiler {
     }
   }
 
+  // An actuator's transmission: its type and target ids (the second one for
+  // a slider-crank's slider site or a site's reference site).
+  struct Transmission {
+    TransmissionType type = TransmissionType::kJoint;
+    std::array<int, 2> ids = {-1, -1};
+  };
+
+  Transmission actuator_transmission(const ActuatorSpec& s) const {
+    int targets = 0;
+    Transmission t;
+    if (!s.joint.empty()) {
+      ++targets;
+      t.ids[0] = lookup(ObjectType::kJoint, s.joint, s.where, "joint");
+    }
+    if (!s.jointinparent.empty()) {
+      ++targets;
+      t.type = TransmissionType::kJointInParent;
+      t.ids[0] = lookup(ObjectType::kJoint, s.jointinparent, s.where, "joint");
+    }
+    if (!s.tendon.empty()) {
+      ++targets;
+      t.type = TransmissionType::kTendon;
+      t.ids[0] = lookup(ObjectType::kTendon, s.tendon, s.where, "tendon");
+    }
+    if (!s.site.empty()) {
+      ++targets;
+      t.type = TransmissionType::kSite;
+      t.ids[0] = lookup(ObjectType::kSite, s.site, s.where, "site");
+    }
+    if (!s.refsite.empty()) {
+      if (s.site.empty()) fail(s.where, "refsite needs a site transmission (site=...)");
+      t.ids[1] = lookup(ObjectType::kSite, s.refsite, s.where, "site");
+    }
+    if (!s.body.empty()) {
+      ++targets;
+      t.type = TransmissionType::kBody;
+      t.ids[0] = lookup(ObjectType::kBody, s.body, s.where, "body");
+    }
+    if (!s.cranksite.empty() || !s.slidersite.empty()) {
+      ++targets;
+      t.type = TransmissionType::kSliderCrank;
+      if (s.cranksite.empty() || s.slidersite.empty()) {
+        fail(s.where, "a slider-crank actuator needs both cranksite and slidersite");
+      }
+      t.ids[0] = lookup(ObjectType::kSite, s.cranksite, s.where, "site");
+      t.ids[1] = lookup(ObjectType::kSite, s.slidersite, s.where, "site");
+      if (s.cranklength <= 0) fail(s.where, "a slider-crank actuator needs cranklength > 0");
+    }
+    if (targets != 1) {
+      fail(s.where,
+           "an actuator needs exactly one transmission target: joint, jointinparent, "
+           "tendon, site, body, or cranksite with slidersite");
+    }
+    return t;
+  }
+
+  // inheritrange: the target joint's (or tendon's) range, scaled about its
+  // middle.
+  Vector2d inherited_range(const ActuatorSpec& s, const Transmission& t) const {
+    Vector2d range;
+    if (t.type == TransmissionType::kJoint || t.type == TransmissionType::kJointInParent) {
+      const Joints& j = m_.joints;
+      if (!j.limited[t.ids[0]] ||
+          (j.type[t.ids[0]] != JointType::kHinge && j.type[t.ids[0]] != JointType::kSlide)) {
+        fail(s.where, "inheritrange needs a limited hinge or slide joint as target");
+      }
+      range = j.range[t.ids[0]];
+    } else if (t.type == TransmissionType::kTendon && m_.tendons.limited[t.ids[0]]) {
+      range = m_.tendons.range[t.ids[0]];
+    } else {
+      fail(s.where, "inheritrange needs a limited joint or tendon as target");
+    }
+    const double middle = 0.5 * (range[0] + range[1]);
+    const double half = 0.5 * (range[1] - range[0]) * s.inheritrange;
+    return Vector2d(middle - half, middle + half);
+  }
+
+  // Whether an actuator's ctrl, force and activation are limited, and its
+  // ctrl and activation ranges (inherited ones included).
+  struct ActuatorLimits {
+    bool ctrl, force, act;
+    Vector2d ctrlrange, actrange;
+  };
+
+  ActuatorLimits actuator_limits(const ActuatorSpec& s, const Transmission& t) const {
+    // An inherited range becomes ctrlrange (position) or actrange
+    // (intvelocity).
+    Vector2d ctrlrange = s.ctrlrange, actrange = s.actrange;
+    bool ctrlrange_given = s.ctrlrange_given, actrange_given = s.actrange_given;
+    if (s.inheritrange > 0) {
+      (s.kind == "intvelocity" ? actrange : ctrlrange) = inherited_range(s, t);
+      (s.kind == "intvelocity" ? actrange_given : ctrlrange_given) = true;
+    }
+    const bool autolimits = spec_.compiler.autolimits;
+    const bool ctrl_limited = resolve_limited(s.ctrllimited, ctrlrange_given, autolimits,
+                                              "actuator", "ctrlrange", "ctrllimited", s.where);
+    const bool force_limited = resolve_limited(s.forcelimited, s.forcerange_given, autolimits,
+                                               "actuator", "forcerange", "forcelimited", s.where);
+    const bool act_limited = resolve_limited(s.actlimited, actrange_given, autolimits, "actuator",
+                                             "actrange", "actlimited", s.where);
+    if (s.kind == "damper" && (!ctrl_limited || ctrlrange[0] < 0)) {
+      fail(s.where, "a damper needs a ctrlrange of non-negative values");
+    }
+    if (ctrl_limited && ctrlrange[0] >= ctrlrange[1]) {
+      fail(s.where, "a ctrl-limited actuator needs ctrlrange[0] < ctrlrange[1]");
+    }
+    if (force_limited && s.forcerange[0] >= s.forcerange[1]) {
+      fail(s.where, "a force-limited actuator needs forcerange[0] < forcerange[1]");
+    }
+    if (act_limited && actrange[0] >= actrange[1]) {
+      fail(s.where, "an act-limited actuator needs actrange[0] < actrange[1]");
+    }
+    return {ctrl_limited, force_limited, act_limited, ctrlrange, actrange};
+  }
+
   void compile_actuators() {
     Actuators& a = m_.actuators;
     for (size_t i = 0; i < spec_.actuators.size(); ++i) {
       const ActuatorSpec& s = spec_.actuators[i];
-      int targets = 0;
-      TransmissionType trn = TransmissionType::kJoint;
-      std::array<int, 2> ids = {-1, -1};
-      if (!s.joint.empty()) {
-        ++targets;
-        ids[0] = lookup(ObjectType::kJoint, s.joint, s.where, "joint");
-      }
-      if (!s.jointinparent.empty()) {
-        ++targets;
-        trn = TransmissionType::kJointInParent;
-        ids[0] = lookup(ObjectType::kJoint, s.jointinparent, s.where, "joint");
-      }
-      if (!s.tendon.empty()) {
-        ++targets;
-        trn = TransmissionType::kTendon;
-        ids[0] = lookup(ObjectType::kTendon, s.tendon, s.where, "tendon");
-      }
-      if (!s.site.empty()) {
-        ++targets;
-        trn = TransmissionType::kSite;
-        ids[0] = lookup(ObjectType::kSite, s.site, s.where, "site");
-      }
-      if (!s.refsite.empty()) {
-        if (s.site.empty()) fail(s.where, "refsite needs a site transmission (site=...)");
-        ids[1] = lookup(ObjectType::kSite, s.refsite, s.where, "site");
-      }
-      if (!s.body.empty()) {
-        ++targets;
-        trn = TransmissionType::kBody;
-        ids[0] = lookup(ObjectType::kBody, s.body, s.where, "body");
-      }
-      if (!s.cranksite.empty() || !s.slidersite.empty()) {
-        ++targets;
-        trn = TransmissionType::kSliderCrank;
-        if (s.cranksite.empty() || s.slidersite.empty()) {
-          fail(s.where, "a slider-crank actuator needs both cranksite and slidersite");
-        }
-        ids[0] = lookup(ObjectType::kSite, s.cranksite, s.where, "site");
-        ids[1] = lookup(ObjectType::kSite, s.slidersite, s.where, "site");
-        if (s.cranklength <= 0) fail(s.where, "a slider-crank actuator needs cranklength > 0");
-      }
-      if (targets != 1) {
-        fail(s.where,
-             "an actuator needs exactly one transmission target: joint, jointinparent, "
-             "tendon, site, body, or cranksite with slidersite");
-      }
-      // inheritrange: the target joint's (or tendon's) range, scaled about
-      // its middle, becomes ctrlrange (position) or actrange (intvelocity).
-      Vector2d ctrlrange = s.ctrlrange, actrange = s.actrange;
-      bool ctrlrange_given = s.ctrlrange_given, actrange_given = s.actrange_given;
-      if (s.inheritrange > 0) {
-        Vector2d range;
-        if (trn == TransmissionType::kJoint || trn == TransmissionType::kJointInParent) {
-          const Joints& j = m_.joints;
-          if (!j.limited[ids[0]] ||
-              (j.type[ids[0]] != JointType::kHinge && j.type[ids[0]] != JointType::kSlide)) {
-            fail(s.where, "inheritrange needs a limited hinge or slide joint as target");
-          }
-          range = j.range[ids[0]];
-        } else if (trn == TransmissionType::kTendon && m_.tendons.limited[ids[0]]) {
-          range = m_.tendons.range[ids[0]];
-        } else {
-          fail(s.where, "inheritrange needs a limited joint or tendon as target");
-        }
-        const double middle = 0.5 * (range[0] + range[1]);
-        const double half = 0.5 * (range[1] - range[0]) * s.inheritrange;
-        Vector2d& inherited = s.kind == "intvelocity" ? actrange : ctrlrange;
-        inherited = Vector2d(middle - half, middle + half);
-        (s.kind == "intvelocity" ? actrange_given : ctrlrange_given) = true;
-      }
-      const bool autolimits = spec_.compiler.autolimits;
-      const bool ctrl_limited = resolve_limited(s.ctrllimited, ctrlrange_given, autolimits,
-                                                "actuator", "ctrlrange", "ctrllimited", s.where);
-      const bool force_limited = resolve_limited(s.forcelimited, s.forcerange_given, autolimits,
-                                                 "actuator", "forcerange", "forcelimited", s.where);
-      const bool act_limited = resolve_limited(s.actlimited, actrange_given, autolimits, "actuator",
-                                               "actrange", "actlimited", s.where);
-      if (s.kind == "damper" && (!ctrl_limited || ctrlrange[0] < 0)) {
-        fail(s.where, "a damper needs a ctrlrange of non-negative values");
-      }
-      if (ctrl_limited && ctrlrange[0] >= ctrlrange[1]) {
-        fail(s.where, "a ctrl-limited actuator needs ctrlrange[0] < ctrlrange[1]");
-      }
-      if (force_limited && s.forcerange[0] >= s.forcerange[1]) {
-        fail(s.where, "a force-limited actuator needs forcerange[0] < forcerange[1]");
-      }
-      if (act_limited && actrange[0] >= actrange[1]) {
-        fail(s.where, "an act-limited actuator needs actrange[0] < actrange[1]");
-      }
-      a.trn_type.push_back(trn);
+      const Transmission t = actuator_transmission(s);
+      const ActuatorLimits limits = actuator_limits(s, t);
+      a.trn_type.push_back(t.type);
       a.dyn_type.push_back(s.dyntype);
       a.gain_type.push_back(s.gaintype);
       a.bias_type.push_back(s.biastype);
-      a.trn_id.push_back(ids);
-      a.ctrl_limited.push_back(ctrl_limited);
-      a.force_limited.push_back(force_limited);
-      a.act_limited.push_back(act_limited);
+      a.trn_id.push_back(t.ids);
+      a.ctrl_limited.push_back(limits.ctrl);
+      a.force_limited.push_back(limits.force);
+      a.act_limited.push_back(limits.act);
       a.dynprm.push_back(s.dynprm);
       a.gainprm.push_back(s.gainprm);
       a.biasprm.push_back(s.biasprm);
-      a.ctrl_range.push_back(ctrlrange);
+      a.ctrl_range.push_back(limits.ctrlrange);
       a.force_range.push_back(s.forcerange);
-      a.act_range.push_back(actrange);
+      a.act_range.push_back(limits.actrange);
       a.gear.push_back(s.gear);
       a.crank_length.push_back(s.cranklength);
       a.group.push_back(s.group);
@@ -1081,6 +1159,43 @@ class Compiler {
       m_.na += stateful ? 1 : 0;
     }
     m_.nu = a.count();
+  }
+
+  void weld_data(const EqualitySpec& s, int obj1, int obj2, std::array<double, 11>& data) const {
+    // As MuJoCo 3.x: `anchor` is the weld point in body2's frame,
+    // data[0:3]; data[3:6] is the same point in body1's frame and
+    // data[6:10] the relative orientation conj(q1) q2 to keep, both
+    // at qpos0 unless relpose gives them (a zero relpose quaternion
+    // means "at qpos0"). MuJoCo 2.2.2 took `anchor` in body1's frame.
+    const Vector3d world_point = xpos0_[obj2] + xquat0_[obj2] * s.anchor;
+    Vector3d in_body1 = xquat0_[obj1].conjugate() * (world_point - xpos0_[obj1]);
+    Quaterniond relative = (xquat0_[obj1].conjugate() * xquat0_[obj2]).normalized();
+    if (s.relpose) {
+      const auto& r = *s.relpose;
+      const Quaterniond given(r[3], r[4], r[5], r[6]);
+      if (given.norm() >= kMinValue) {
+        relative = given.normalized();
+        in_body1 = Vector3d(r[0], r[1], r[2]);
+      }
+    }
+    for (int k = 0; k < 3; ++k) {
+      data[k] = s.anchor[k];
+      data[3 + k] = in_body1[k];
+    }
+    data[6] = relative.w();
+    data[7] = relative.x();
+    data[8] = relative.y();
+    data[9] = relative.z();
+  }
+
+  // A joint equality couples hinges and slides only.
+  void check_joint_coupling(const EqualitySpec& s, int obj1, int obj2) const {
+    for (int id : {obj1, obj2}) {
+      if (id >= 0 && m_.joints.type[id] != JointType::kHinge &&
+          m_.joints.type[id] != JointType::kSlide) {
+        fail(s.where, "a joint equality couples hinge and slide joints only");
+      }
+    }
   }
 
   void compile_equalities() {
@@ -1122,30 +1237,7 @@ class Compiler {
               data[3 + k] = in_body2[k];
             }
           } else {
-            // As MuJoCo 3.x: `anchor` is the weld point in body2's frame,
-            // data[0:3]; data[3:6] is the same point in body1's frame and
-            // data[6:10] the relative orientation conj(q1) q2 to keep, both
-            // at qpos0 unless relpose gives them (a zero relpose quaternion
-            // means "at qpos0"). MuJoCo 2.2.2 took `anchor` in body1's frame.
-            const Vector3d world_point = xpos0_[obj2] + xquat0_[obj2] * s.anchor;
-            Vector3d in_body1 = xquat0_[obj1].conjugate() * (world_point - xpos0_[obj1]);
-            Quaterniond relative = (xquat0_[obj1].conjugate() * xquat0_[obj2]).normalized();
-            if (s.relpose) {
-              const auto& r = *s.relpose;
-              const Quaterniond given(r[3], r[4], r[5], r[6]);
-              if (given.norm() >= kMinValue) {
-                relative = given.normalized();
-                in_body1 = Vector3d(r[0], r[1], r[2]);
-              }
-            }
-            for (int k = 0; k < 3; ++k) {
-              data[k] = s.anchor[k];
-              data[3 + k] = in_body1[k];
-            }
-            data[6] = relative.w();
-            data[7] = relative.x();
-            data[8] = relative.y();
-            data[9] = relative.z();
+            weld_data(s, obj1, obj2, data);
           }
           break;
         }
@@ -1156,14 +1248,7 @@ class Compiler {
           const char* what = joint ? "joint" : "tendon";
           obj1 = lookup(type, s.obj1, s.where, what);
           obj2 = s.obj2.empty() ? -1 : lookup(type, s.obj2, s.where, what);
-          if (joint) {
-            for (int id : {obj1, obj2}) {
-              if (id >= 0 && m_.joints.type[id] != JointType::kHinge &&
-                  m_.joints.type[id] != JointType::kSlide) {
-                fail(s.where, "a joint equality couples hinge and slide joints only");
-              }
-            }
-          }
+          if (joint) check_joint_coupling(s, obj1, obj2);
           for (int k = 0; k < 5; ++k) data[k] = s.polycoef[k];
           break;
         }
@@ -1272,6 +1357,33 @@ class Compiler {
     }
   }
 
+  // A distance sensor's two sides: different, with geoms, none a height field.
+  void check_distance_objects(const SensorSpec& s, int object, int reference,
+                              const std::string& what) const {
+    if (s.object_type == s.reference_type && object == reference) {
+      fail(s.where, what + " measures between two different " +
+                        (s.object_type == ObjectType::kGeom ? "geoms" : "bodies") + "; both are '" +
+                        s.object + "'");
+    }
+    for (const auto& [type, id, name] : {std::tuple{s.object_type, object, s.object},
+                                         std::tuple{s.reference_type, reference, s.reference}}) {
+      const int first = type == ObjectType::kBody ? m_.bodies.geom_adr[id] : id;
+      const int last = type == ObjectType::kBody ? first + m_.bodies.geom_count[id] : id + 1;
+      for (int g = first; g < last; ++g) {
+        if (m_.geoms.type[g] == GeomType::kHfield) {
+          fail(s.where, what + " does not measure height fields; '" + name + "' is one" +
+                            (type == ObjectType::kBody ? " or has one" : ""));
+        }
+      }
+    }
+    if (s.object_type == ObjectType::kBody && m_.bodies.geom_count[object] == 0) {
+      fail(s.where, what + ": body '" + s.object + "' has no geoms");
+    }
+    if (s.reference_type == ObjectType::kBody && m_.bodies.geom_count[reference] == 0) {
+      fail(s.where, what + ": body '" + s.reference + "' has no geoms");
+    }
+  }
+
   // The object checks MuJoCo 3.3.8 makes: joint kinds, limits, distinct geoms.
   void check_sensor_object(const SensorSpec& s, SensorType type, int object, int reference,
                            const std::string& what) const {
@@ -1333,29 +1445,7 @@ class Compiler {
       case SensorType::kGeomDist:
       case SensorType::kGeomNormal:
       case SensorType::kGeomFromTo:
-        if (s.object_type == s.reference_type && object == reference) {
-          fail(s.where, what + " measures between two different " +
-                            (s.object_type == ObjectType::kGeom ? "geoms" : "bodies") +
-                            "; both are '" + s.object + "'");
-        }
-        for (const auto& [type, id, name] :
-             {std::tuple{s.object_type, object, s.object},
-              std::tuple{s.reference_type, reference, s.reference}}) {
-          const int first = type == ObjectType::kBody ? m_.bodies.geom_adr[id] : id;
-          const int last = type == ObjectType::kBody ? first + m_.bodies.geom_count[id] : id + 1;
-          for (int g = first; g < last; ++g) {
-            if (m_.geoms.type[g] == GeomType::kHfield) {
-              fail(s.where, what + " does not measure height fields; '" + name + "' is one" +
-                                (type == ObjectType::kBody ? " or has one" : ""));
-            }
-          }
-        }
-        if (s.object_type == ObjectType::kBody && m_.bodies.geom_count[object] == 0) {
-          fail(s.where, what + ": body '" + s.object + "' has no geoms");
-        }
-        if (s.reference_type == ObjectType::kBody && m_.bodies.geom_count[reference] == 0) {
-          fail(s.where, what + ": body '" + s.reference + "' has no geoms");
-        }
+        check_distance_objects(s, object, reference, what);
         break;
       default:
         break;

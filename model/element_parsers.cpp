@@ -2,21 +2,12 @@
 
 #include <cmath>
 
+#include "model/element_reading.h"
 #include "model/exact_rotation.h"
 #include "model/orientation.h"
 
 namespace pliant {
 namespace {
-
-// Reads 1..N numbers over the first entries of `out`, keeping the rest: MJCF
-// lets sizes, frictions and parameter vectors be given in part.
-template <class Vector>
-bool read_partial(AttributeReader& reader, const std::string& name, Vector& out, int max_count) {
-  std::vector<double> values;
-  if (!reader.read_numbers(name, values, 1, max_count)) return false;
-  for (size_t i = 0; i < values.size(); ++i) out[i] = values[i];
-  return true;
-}
 
 void read_solref(AttributeReader& reader, const std::string& name, SolRef& solref) {
   std::vector<double> v;
@@ -32,12 +23,6 @@ void read_solimp(AttributeReader& reader, const std::string& name, SolImp& solim
   for (size_t i = 0; i < v.size(); ++i) *fields[i] = v[i];
 }
 
-void read_tristate(AttributeReader& reader, const std::string& name, TriState& out) {
-  reader.read_keyword(
-      name, out,
-      {{"false", TriState::kFalse}, {"true", TriState::kTrue}, {"auto", TriState::kAuto}});
-}
-
 void read_fromto(AttributeReader& reader, std::optional<std::array<double, 6>>& fromto) {
   Eigen::Matrix<double, 6, 1> v;
   if (reader.read("fromto", v)) {
@@ -45,16 +30,17 @@ void read_fromto(AttributeReader& reader, std::optional<std::array<double, 6>>& 
   }
 }
 
+// The geom's type by its MJCF name; an unknown name lists the known ones.
 void read_geom_type(AttributeReader& reader, GeomType& type) {
-  reader.read_keyword("type", type,
-                      {{"plane", GeomType::kPlane},
-                       {"hfield", GeomType::kHfield},
-                       {"sphere", GeomType::kSphere},
-                       {"capsule", GeomType::kCapsule},
-                       {"ellipsoid", GeomType::kEllipsoid},
-                       {"cylinder", GeomType::kCylinder},
-                       {"box", GeomType::kBox},
-                       {"mesh", GeomType::kMesh}});
+  const std::optional<std::string> value = reader.text("type");
+  if (!value || geom_type_from_name(*value, type)) return;
+  std::string accepted;
+  for (int k = 0; k <= static_cast<int>(GeomType::kMesh); ++k) {
+    accepted += accepted.empty() ? "" : ", ";
+    accepted += geom_type_name(static_cast<GeomType>(k));
+  }
+  reader.fail("attribute 'type' of <" + reader.node().name + "> is '" + *value +
+              "'; accepted: " + accepted);
 }
 
 void reject_negative(AttributeReader& reader, const std::string& name, double value) {
@@ -63,9 +49,6 @@ void reject_negative(AttributeReader& reader, const std::string& name, double va
                 "> must not be negative (got " + std::to_string(value) + ")");
   }
 }
-
-// Attributes MuJoCo keeps for user plugins; accepted and not used.
-void skip_user_data(AttributeReader& reader) { reader.has("user"); }
 
 }  // namespace
 
@@ -357,178 +340,6 @@ void parse_hfield(AttributeReader& reader, HfieldSpec& hfield) {
   reader.read("ncol", hfield.ncol);
   reader.read_numbers("elevation", hfield.elevation, 1, std::numeric_limits<int>::max());
   reader.accept_unused("content_type", "Pliant chooses the format by the file's extension");
-  reader.finish();
-}
-
-void parse_actuator(AttributeReader& reader, const std::string& kind, ActuatorSpec& actuator) {
-  actuator.kind = kind;
-  reader.read("name", actuator.name);
-  reader.has("class");
-  reader.read("group", actuator.group);
-  read_tristate(reader, "ctrllimited", actuator.ctrllimited);
-  read_tristate(reader, "forcelimited", actuator.forcelimited);
-  read_tristate(reader, "actlimited", actuator.actlimited);
-  if (reader.read("ctrlrange", actuator.ctrlrange)) actuator.ctrlrange_given = true;
-  if (reader.read("forcerange", actuator.forcerange)) actuator.forcerange_given = true;
-  if (reader.read("actrange", actuator.actrange)) actuator.actrange_given = true;
-  read_partial(reader, "gear", actuator.gear, 6);
-  reader.read("cranklength", actuator.cranklength);
-  reader.read("joint", actuator.joint);
-  reader.read("jointinparent", actuator.jointinparent);
-  reader.read("tendon", actuator.tendon);
-  reader.read("site", actuator.site);
-  reader.read("slidersite", actuator.slidersite);
-  reader.read("cranksite", actuator.cranksite);
-  reader.read("lengthrange", actuator.lengthrange);
-  reader.read("refsite", actuator.refsite);
-  reader.accept_unused("actdim", "Pliant gives a stateful actuator one activation");
-  reader.accept_unused("tausmooth", "Pliant switches the muscle time constants without smoothing");
-  skip_user_data(reader);
-
-  reader.read("body", actuator.body);
-  reader.read_bool("actearly", actuator.actearly);
-
-  // The shortcut elements fix the gain, bias and dynamics structure, as
-  // MuJoCo 3.x's shortcuts do; the parameters they do not set keep the
-  // class's values (so a default <position kp kv> carries over).
-  if (kind == "general") {
-    reader.read_keyword("dyntype", actuator.dyntype,
-                        {{"none", DynamicsType::kNone},
-                         {"integrator", DynamicsType::kIntegrator},
-                         {"filter", DynamicsType::kFilter},
-                         {"filterexact", DynamicsType::kFilterExact},
-                         {"muscle", DynamicsType::kMuscle}});
-    reader.read_keyword("gaintype", actuator.gaintype,
-                        {{"fixed", GainType::kFixed},
-                         {"affine", GainType::kAffine},
-                         {"muscle", GainType::kMuscle}});
-    reader.read_keyword(
-        "biastype", actuator.biastype,
-        {{"none", BiasType::kNone}, {"affine", BiasType::kAffine}, {"muscle", BiasType::kMuscle}});
-    read_partial(reader, "dynprm", actuator.dynprm, 10);
-    read_partial(reader, "gainprm", actuator.gainprm, 10);
-    read_partial(reader, "biasprm", actuator.biasprm, 10);
-  } else if (kind == "motor") {
-    // Each shortcut sets only the parameters it defines, as MuJoCo 3.x's
-    // do; the rest keep the class's values.
-    actuator.gainprm[0] = 1;
-    actuator.dyntype = DynamicsType::kNone;
-    actuator.gaintype = GainType::kFixed;
-    actuator.biastype = BiasType::kNone;
-  } else if (kind == "position" || kind == "intvelocity") {
-    // gain kp, bias -kp (position or activation) and a damping term:
-    // -kv, or a positive dampratio that the model constants turn into a
-    // damping from the reflected inertia. position with timeconst > 0
-    // filters ctrl exactly; intvelocity integrates ctrl into a position.
-    double kp = actuator.gainprm[0];
-    reader.read("kp", kp);
-    if (kp < 0) reader.fail("attribute 'kp' of <" + kind + "> must not be negative");
-    double kv = 0, dampratio = 0;
-    const bool has_kv = reader.read("kv", kv), has_dampratio = reader.read("dampratio", dampratio);
-    if (has_kv && has_dampratio) {
-      reader.fail("<" + kind + "> takes either 'kv' or 'dampratio', not both");
-    }
-    if (kv < 0 || dampratio < 0) {
-      reader.fail("attributes 'kv' and 'dampratio' of <" + kind + "> must not be negative");
-    }
-    actuator.gainprm[0] = kp;
-    actuator.biasprm[1] = -kp;
-    if (has_kv) actuator.biasprm[2] = -kv;
-    if (has_dampratio) actuator.biasprm[2] = dampratio;
-    actuator.gaintype = GainType::kFixed;
-    actuator.biastype = BiasType::kAffine;
-    if (kind == "position") {
-      double timeconst = 0;
-      if (reader.read("timeconst", timeconst)) {
-        if (timeconst < 0) reader.fail("attribute 'timeconst' of <position> must not be negative");
-        actuator.dynprm[0] = timeconst;
-        actuator.dyntype = timeconst > 0 ? DynamicsType::kFilterExact : DynamicsType::kNone;
-      }
-    } else {
-      actuator.dynprm[0] = 1;
-      actuator.dyntype = DynamicsType::kIntegrator;
-      actuator.actlimited = TriState::kTrue;
-    }
-    reader.read("inheritrange", actuator.inheritrange);
-    if (actuator.inheritrange < 0) {
-      reader.fail("attribute 'inheritrange' of <" + kind + "> must not be negative");
-    }
-  } else if (kind == "velocity") {
-    double kv = actuator.gainprm[0];
-    reader.read("kv", kv);
-    if (kv < 0) reader.fail("attribute 'kv' of <velocity> must not be negative");
-    actuator.gainprm[0] = kv;
-    actuator.biasprm[2] = -kv;
-    actuator.dyntype = DynamicsType::kNone;
-    actuator.gaintype = GainType::kFixed;
-    actuator.biastype = BiasType::kAffine;
-  } else if (kind == "damper") {
-    // Force -kv ctrl velocity: an affine gain in the velocity, ctrl >= 0.
-    double kv = 0;
-    reader.read("kv", kv);
-    if (kv < 0) reader.fail("attribute 'kv' of <damper> must not be negative");
-    actuator.gainprm[0] = actuator.gainprm[1] = 0;
-    actuator.gainprm[2] = -kv;
-    actuator.ctrllimited = TriState::kTrue;
-    actuator.dyntype = DynamicsType::kNone;
-    actuator.gaintype = GainType::kAffine;
-    actuator.biastype = BiasType::kNone;
-  } else if (kind == "cylinder") {
-    // A pneumatic or hydraulic cylinder: the pressure follows ctrl through a
-    // first-order filter; force = area pressure + bias.
-    double timeconst = 1, area = 1, diameter = -1;
-    Vector3d bias(0, 0, 0);
-    reader.read("timeconst", timeconst);
-    reader.read("area", area);
-    reader.read("diameter", diameter);
-    reader.read("bias", bias);
-    actuator.dynprm[0] = timeconst;
-    actuator.gainprm[0] = diameter >= 0 ? M_PI / 4 * diameter * diameter : area;
-    // MuJoCo 3.3.8 takes only the first bias value into biasprm (the other
-    // two keep the class's); Pliant does the same.
-    actuator.biasprm[0] = bias[0];
-    actuator.dyntype = DynamicsType::kFilter;
-    actuator.gaintype = GainType::kFixed;
-    actuator.biastype = BiasType::kAffine;
-  } else if (kind == "adhesion") {
-    // A fixed gain pulling the body onto what it touches (body transmission);
-    // the control is a force magnitude, so its range must not be negative.
-    reader.read("gain", actuator.gainprm[0]);
-    if (actuator.ctrllimited == TriState::kFalse) {
-      reader.fail("an adhesion actuator must be ctrllimited, with a non-negative ctrlrange");
-    }
-    if (actuator.ctrlrange_given && (actuator.ctrlrange[0] < 0 || actuator.ctrlrange[1] < 0)) {
-      reader.fail(
-          "'ctrlrange' of <adhesion> must not be negative (the control is a force "
-          "magnitude)");
-    }
-    actuator.dyntype = DynamicsType::kNone;
-    actuator.gaintype = GainType::kFixed;
-    actuator.biastype = BiasType::kNone;
-  } else if (kind == "muscle") {
-    // Muscle parameters live in gainprm and biasprm alike: range (2), force,
-    // scale, lmin, lmax, vmax, fpmax, fvmax; dynprm holds the activation and
-    // deactivation time constants. A class's muscle values carry over.
-    std::array<double, 10> prm = {0.75, 1.05, -1, 200, 0.5, 1.6, 1.5, 1.3, 1.2, 0};
-    Vector2d timeconst(0.01, 0.04);
-    if (actuator.gaintype == GainType::kMuscle) {
-      prm = actuator.gainprm;
-      timeconst = Vector2d(actuator.dynprm[0], actuator.dynprm[1]);
-    }
-    reader.read("timeconst", timeconst);
-    Vector2d range(prm[0], prm[1]);
-    reader.read("range", range);
-    prm[0] = range[0];
-    prm[1] = range[1];
-    const char* names[] = {"force", "scale", "lmin", "lmax", "vmax", "fpmax", "fvmax"};
-    for (int i = 0; i < 7; ++i) reader.read(names[i], prm[2 + i]);
-    actuator.dyntype = DynamicsType::kMuscle;
-    actuator.gaintype = GainType::kMuscle;
-    actuator.biastype = BiasType::kMuscle;
-    actuator.dynprm = {timeconst[0], timeconst[1], 0, 0, 0, 0, 0, 0, 0, 0};
-    actuator.gainprm = prm;
-    actuator.biasprm = prm;
-  }
   reader.finish();
 }
 

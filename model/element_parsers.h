@@ -6,6 +6,7 @@
 
 #include "model/attribute_reader.h"
 #include "model/spec.h"
+#include "pliant/sensor_types.h"
 
 namespace pliant {
 
@@ -20,12 +21,16 @@ void parse_mesh(AttributeReader& reader, MeshSpec& mesh);
 void parse_texture(AttributeReader& reader, TextureSpec& texture);
 void parse_material(AttributeReader& reader, MaterialSpec& material);
 void parse_hfield(AttributeReader& reader, HfieldSpec& hfield);
-// `kind` is the element name: general, motor, position, velocity or muscle.
+// `kind` is the element name: general, motor, position, velocity, muscle,
+// ...; defined in actuator_parser.cpp.
 void parse_actuator(AttributeReader& reader, const std::string& kind, ActuatorSpec& actuator);
 void parse_tendon(AttributeReader& reader, TendonSpec& tendon);
 void parse_equality(AttributeReader& reader, const CompilerSettings& compiler,
                     EqualitySpec& equality);
 void parse_pair(AttributeReader& reader, PairSpec& pair);
+// `kind` is the sensor kind of the element's name (sensor_types.h); defined
+// in sensor_parser.cpp.
+void parse_sensor(AttributeReader& reader, const SensorKind& kind, SensorSpec& sensor);
 void parse_option(AttributeReader& reader, Options& options);
 void parse_option_flags(AttributeReader& reader, OptionFlags& flags);
 void parse_compiler(AttributeReader& reader, CompilerSettings& compiler);

@@ -179,6 +179,123 @@ TriangleMesh make_inline_mesh(const std::vector<double>& vertex, const std::vect
   return to_triangle_mesh(std::move(mesh));
 }
 
+namespace {
+
+// Face indices name existing vertices; maxhullvert is -1 or at least 4.
+void check_mesh_input(const TriangleMesh& raw, int maxhullvert, const std::string& xml_file,
+                      int xml_line) {
+  const int nv = static_cast<int>(raw.vertices.size());
+  for (size_t f = 0; f < raw.faces.size(); ++f) {
+    for (int idx : raw.faces[f]) {
+      if (idx < 0 || idx >= nv) {
+        fail(xml_file, xml_line,
+             "mesh face " + std::to_string(f) + " uses vertex index " + std::to_string(idx) +
+                 "; valid indices are 0 to " + std::to_string(nv - 1));
+      }
+    }
+  }
+  if (maxhullvert != -1 && maxhullvert < 4) {
+    fail(xml_file, xml_line,
+         "mesh 'maxhullvert' is " + std::to_string(maxhullvert) +
+             "; accepted: -1 (no limit) or at least 4");
+  }
+}
+
+// Step 3: the area-weighted centroid of the faces.
+Eigen::Vector3d surface_centroid(const std::vector<Eigen::Vector3d>& v,
+                                 const std::vector<Face>& faces, const std::string& xml_file,
+                                 int xml_line) {
+  Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
+  double area = 0;
+  for (const Face& f : faces) {
+    const Triangle t = triangle(v[f[0]], v[f[1]], v[f[2]]);
+    centroid += t.area * t.center;
+    area += t.area;
+  }
+  if (area < kMinValue) {
+    fail(xml_file, xml_line,
+         "mesh surface area is too small (" + std::to_string(area) +
+             " m^2); the mesh needs non-degenerate triangles");
+  }
+  centroid /= area;
+  return centroid;
+}
+
+// Step 4: the centre of mass of the pyramids from `centroid` over `faces`
+// (the faces that carry the mass).
+Eigen::Vector3d mass_center(const std::vector<Eigen::Vector3d>& v, const std::vector<Face>& faces,
+                            const Eigen::Vector3d& centroid, MeshInertia mode,
+                            const std::string& xml_file, int xml_line) {
+  const bool shell = mode == MeshInertia::kShell;
+  double volume = 0;
+  Eigen::Vector3d com = Eigen::Vector3d::Zero();
+  for (const Face& f : faces) {
+    const Triangle t = triangle(v[f[0]], v[f[1]], v[f[2]]);
+    double w = shell ? t.area : (t.center - centroid).dot(t.normal) * t.area / 3;
+    if (mode == MeshInertia::kLegacy) w = std::abs(w);
+    volume += w;
+    com += w * (0.75 * t.center + 0.25 * centroid);
+  }
+  if (volume < kMinValue) {
+    if (volume < 0) {
+      fail(xml_file, xml_line,
+           "mesh volume is negative: its faces are wound clockwise seen from outside "
+           "(misoriented triangles); fix the winding or use inertia=\"legacy\"");
+    }
+    fail(xml_file, xml_line,
+         "mesh volume is too small (" + std::to_string(volume) +
+             " m^3); the mesh must enclose a volume, or use inertia=\"shell\"");
+  }
+  com /= volume;
+  return com;
+}
+
+// Step 5: the inertia tensor per unit density of the mass faces about the
+// origin (the centre of mass); `volume` gets the total weight.
+Eigen::Matrix3d inertia_about_origin(const std::vector<Eigen::Vector3d>& v,
+                                     const std::vector<Face>& faces, MeshInertia mode,
+                                     double& volume) {
+  const bool shell = mode == MeshInertia::kShell;
+  volume = 0;
+  constexpr int kPairs[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
+  double moments[6] = {0, 0, 0, 0, 0, 0};
+  for (const Face& f : faces) {
+    const Eigen::Vector3d &d = v[f[0]], &e = v[f[1]], &g = v[f[2]];
+    const Triangle t = triangle(d, e, g);
+    double w = shell ? t.area : t.center.dot(t.normal) * t.area / 3;
+    if (mode == MeshInertia::kLegacy) w = std::abs(w);
+    volume += w;
+    for (int m = 0; m < 6; ++m) {
+      moments[m] +=
+          w / (shell ? 12 : 20) * second_moment_bracket(d, e, g, kPairs[m][0], kPairs[m][1]);
+    }
+  }
+  Eigen::Matrix3d inertia;
+  inertia << moments[1] + moments[2], -moments[3], -moments[4], -moments[3],
+      moments[0] + moments[2], -moments[5], -moments[4], -moments[5], moments[0] + moments[1];
+  return inertia;
+}
+
+// Principal moments of a closed surface: the largest positive, and each at
+// most the sum of the other two (with a small tolerance).
+void check_principal_moments(const Eigen::Vector3d& eig, const std::string& xml_file,
+                             int xml_line) {
+  if (eig[2] <= 0) {
+    fail(xml_file, xml_line,
+         "mesh inertia has a non-positive principal moment; the mesh must enclose a volume");
+  }
+  constexpr double kRelative = 1e-6, kAbsolute = 1e-9;
+  for (int k = 0; k < 3; ++k) {
+    const double a = eig[(k + 1) % 3], b = eig[(k + 2) % 3];
+    if (a + b < eig[k] * (1 - kRelative) - kAbsolute) {
+      fail(xml_file, xml_line,
+           "mesh principal moments violate A + B >= C; the mesh must be a closed surface");
+    }
+  }
+}
+
+}  // namespace
+
 // The 3.3.8 compile steps, in order (see mesh.h for the summary):
 //  1. With exact inertia, the winding is checked (check_orientation).
 //  2. v <- scale .* R(refquat)' (v - refpos).
@@ -198,20 +315,7 @@ ProcessedMesh process_mesh(TriangleMesh raw, const MeshOptions& options,
                            const std::string& xml_file, int xml_line) {
   const MeshInertia mode = options.inertia;
   const int nv = static_cast<int>(raw.vertices.size());
-  for (size_t f = 0; f < raw.faces.size(); ++f) {
-    for (int idx : raw.faces[f]) {
-      if (idx < 0 || idx >= nv) {
-        fail(xml_file, xml_line,
-             "mesh face " + std::to_string(f) + " uses vertex index " + std::to_string(idx) +
-                 "; valid indices are 0 to " + std::to_string(nv - 1));
-      }
-    }
-  }
-  if (options.maxhullvert != -1 && options.maxhullvert < 4) {
-    fail(xml_file, xml_line,
-         "mesh 'maxhullvert' is " + std::to_string(options.maxhullvert) +
-             "; accepted: -1 (no limit) or at least 4");
-  }
+  check_mesh_input(raw, options.maxhullvert, xml_file, xml_line);
   std::vector<Eigen::Vector3d>& v = raw.vertices;
   if (mode == MeshInertia::kExact) check_orientation(v, raw.faces, xml_file, xml_line);
 
@@ -229,77 +333,21 @@ ProcessedMesh process_mesh(TriangleMesh raw, const MeshOptions& options,
   const std::vector<Face>& mass_faces = mode == MeshInertia::kConvex ? hull : faces;
 
   // Step 3.
-  Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
-  double area = 0;
-  for (const Face& f : faces) {
-    const Triangle t = triangle(v[f[0]], v[f[1]], v[f[2]]);
-    centroid += t.area * t.center;
-    area += t.area;
-  }
-  if (area < kMinValue) {
-    fail(xml_file, xml_line,
-         "mesh surface area is too small (" + std::to_string(area) +
-             " m^2); the mesh needs non-degenerate triangles");
-  }
-  centroid /= area;
+  const Eigen::Vector3d centroid = surface_centroid(v, faces, xml_file, xml_line);
 
   // Step 4.
   const bool shell = mode == MeshInertia::kShell;
-  double volume = 0;
-  Eigen::Vector3d com = Eigen::Vector3d::Zero();
-  for (const Face& f : shell ? faces : mass_faces) {
-    const Triangle t = triangle(v[f[0]], v[f[1]], v[f[2]]);
-    double w = shell ? t.area : (t.center - centroid).dot(t.normal) * t.area / 3;
-    if (mode == MeshInertia::kLegacy) w = std::abs(w);
-    volume += w;
-    com += w * (0.75 * t.center + 0.25 * centroid);
-  }
-  if (volume < kMinValue) {
-    if (volume < 0) {
-      fail(xml_file, xml_line,
-           "mesh volume is negative: its faces are wound clockwise seen from outside "
-           "(misoriented triangles); fix the winding or use inertia=\"legacy\"");
-    }
-    fail(xml_file, xml_line,
-         "mesh volume is too small (" + std::to_string(volume) +
-             " m^3); the mesh must enclose a volume, or use inertia=\"shell\"");
-  }
-  com /= volume;
+  const Eigen::Vector3d com =
+      mass_center(v, shell ? faces : mass_faces, centroid, mode, xml_file, xml_line);
 
   // Step 5.
   for (Eigen::Vector3d& p : v) p -= com;
-  constexpr int kPairs[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
-  double moments[6] = {0, 0, 0, 0, 0, 0};
-  volume = 0;
-  for (const Face& f : shell ? faces : mass_faces) {
-    const Eigen::Vector3d &d = v[f[0]], &e = v[f[1]], &g = v[f[2]];
-    const Triangle t = triangle(d, e, g);
-    double w = shell ? t.area : t.center.dot(t.normal) * t.area / 3;
-    if (mode == MeshInertia::kLegacy) w = std::abs(w);
-    volume += w;
-    for (int m = 0; m < 6; ++m) {
-      moments[m] +=
-          w / (shell ? 12 : 20) * second_moment_bracket(d, e, g, kPairs[m][0], kPairs[m][1]);
-    }
-  }
-  Eigen::Matrix3d inertia;
-  inertia << moments[1] + moments[2], -moments[3], -moments[4], -moments[3],
-      moments[0] + moments[2], -moments[5], -moments[4], -moments[5], moments[0] + moments[1];
+  double volume = 0;
+  const Eigen::Matrix3d inertia = inertia_about_origin(v, shell ? faces : mass_faces, mode, volume);
   Eigen::Vector3d eig;
   Eigen::Quaterniond quat;
   eigen_decompose_symmetric3(inertia, &eig, &quat);
-  if (eig[2] <= 0) {
-    fail(xml_file, xml_line,
-         "mesh inertia has a non-positive principal moment; the mesh must enclose a volume");
-  }
-  constexpr double kRelative = 1e-6, kAbsolute = 1e-9;
-  for (int k = 0; k < 3; ++k) {
-    const double a = eig[(k + 1) % 3], b = eig[(k + 2) % 3];
-    if (a + b < eig[k] * (1 - kRelative) - kAbsolute) {
-      fail(xml_file, xml_line,
-           "mesh principal moments violate A + B >= C; the mesh must be a closed surface");
-    }
-  }
+  check_principal_moments(eig, xml_file, xml_line);
 
   // Step 6.
   ProcessedMesh out;

@@ -1,6 +1,28 @@
 #include "pliant/model.h"
 
+#include <iterator>
+
 namespace pliant {
+namespace {
+
+// MJCF's geom type names, indexed by GeomType.
+constexpr const char* kGeomTypeNames[] = {"plane",     "hfield",   "sphere", "capsule",
+                                          "ellipsoid", "cylinder", "box",    "mesh"};
+static_assert(std::size(kGeomTypeNames) == static_cast<size_t>(GeomType::kMesh) + 1);
+
+}  // namespace
+
+const char* geom_type_name(GeomType type) { return kGeomTypeNames[static_cast<int>(type)]; }
+
+bool geom_type_from_name(std::string_view name, GeomType& type) {
+  for (size_t k = 0; k < std::size(kGeomTypeNames); ++k) {
+    if (name == kGeomTypeNames[k]) {
+      type = static_cast<GeomType>(k);
+      return true;
+    }
+  }
+  return false;
+}
 
 int mass_matrix_size(const Model& m) {
   if (m.nv == 0) return 0;

@@ -26,14 +26,81 @@ namespace {
 
 SourceLocation where(const XmlNode& node) { return {node.file, node.line}; }
 
-constexpr const char* kActuatorKinds =
-    "general, motor, position, velocity, intvelocity, damper, cylinder, muscle, adhesion";
+// The actuator elements Pliant reads (parse_actuator gives each its gain,
+// bias and dynamics).
+constexpr const char* kActuatorKinds[] = {"general",  "motor",       "position",
+                                          "velocity", "intvelocity", "damper",
+                                          "cylinder", "muscle",      "adhesion"};
 
 bool is_actuator_kind(const std::string& name) {
-  return name == "general" || name == "motor" || name == "position" || name == "velocity" ||
-         name == "intvelocity" || name == "damper" || name == "cylinder" || name == "muscle" ||
-         name == "adhesion";
+  for (const char* kind : kActuatorKinds) {
+    if (name == kind) return true;
+  }
+  return false;
 }
+
+std::string actuator_kind_names() {
+  std::string names;
+  for (const char* kind : kActuatorKinds) names += (names.empty() ? "" : ", ") + std::string(kind);
+  return names;
+}
+
+// How a <default> class's prototype of one element kind is read.
+using DefaultParser = void (*)(AttributeReader&, const CompilerSettings&, DefaultClass&);
+
+// The prototypes a <default> may hold, by element name.
+const std::unordered_map<std::string, DefaultParser>& default_parsers() {
+  static const std::unordered_map<std::string, DefaultParser> table = [] {
+    std::unordered_map<std::string, DefaultParser> t = {
+        {"geom", [](AttributeReader& r, const CompilerSettings& c,
+                    DefaultClass& d) { parse_geom(r, c, d.geom); }},
+        {"site", [](AttributeReader& r, const CompilerSettings& c,
+                    DefaultClass& d) { parse_site(r, c, d.site); }},
+        {"joint", [](AttributeReader& r, const CompilerSettings&,
+                     DefaultClass& d) { parse_joint(r, d.joint); }},
+        {"camera", [](AttributeReader& r, const CompilerSettings& c,
+                      DefaultClass& d) { parse_camera(r, c, d.camera); }},
+        {"light", [](AttributeReader& r, const CompilerSettings&,
+                     DefaultClass& d) { parse_light(r, d.light); }},
+        {"mesh", [](AttributeReader& r, const CompilerSettings&,
+                    DefaultClass& d) { parse_mesh(r, d.mesh); }},
+        {"material", [](AttributeReader& r, const CompilerSettings&,
+                        DefaultClass& d) { parse_material(r, d.material); }},
+        {"tendon", [](AttributeReader& r, const CompilerSettings&,
+                      DefaultClass& d) { parse_tendon(r, d.tendon); }},
+        {"equality", [](AttributeReader& r, const CompilerSettings& c,
+                        DefaultClass& d) { parse_equality(r, c, d.equality); }},
+        {"pair", [](AttributeReader& r, const CompilerSettings&,
+                    DefaultClass& d) { parse_pair(r, d.pair); }},
+    };
+    for (const char* kind : kActuatorKinds) {
+      t[kind] = [](AttributeReader& r, const CompilerSettings&, DefaultClass& d) {
+        parse_actuator(r, r.node().name, d.actuator);
+      };
+    }
+    return t;
+  }();
+  return table;
+}
+
+// The equality constraints, by element name.
+const std::unordered_map<std::string, EqualityType>& equality_types() {
+  static const std::unordered_map<std::string, EqualityType> table = {
+      {"connect", EqualityType::kConnect},
+      {"weld", EqualityType::kWeld},
+      {"joint", EqualityType::kJoint},
+      {"tendon", EqualityType::kTendon}};
+  return table;
+}
+
+// Where a body's child elements go: the body, the default class they
+// inherit, whether the body is the world, and the frame that places them.
+struct BodyScope {
+  BodySpec& body;
+  int childclass;
+  bool world;
+  const Pose& frame;
+};
 
 class Parser {
  public:
@@ -54,36 +121,7 @@ class Parser {
     // MuJoCo reads compiler settings and defaults before anything that uses
     // them, wherever they stand in the file.
     for (const XmlNode& node : root.children) {
-      if (node.name == "compiler") {
-        AttributeReader r(node, &spec_.notes);
-        parse_compiler(r, spec_.compiler);
-        for (const XmlNode& child : node.children) {
-          if (child.name != "lengthrange") {
-            fail_at(child,
-                    "<compiler> takes only <lengthrange> children, found <" + child.name + ">");
-          }
-          // How actuator length ranges are found by simulation.
-          AttributeReader lr(child, &spec_.notes);
-          LengthRangeOptions& o = spec_.compiler.lengthrange;
-          using Mode = LengthRangeOptions::Mode;
-          lr.read_keyword("mode", o.mode,
-                          {{"none", Mode::kNone},
-                           {"muscle", Mode::kMuscle},
-                           {"muscleuser", Mode::kMuscleUser},
-                           {"all", Mode::kAll}});
-          lr.read_bool("useexisting", o.useexisting);
-          lr.read_bool("uselimit", o.uselimit);
-          lr.read("accel", o.accel);
-          lr.read("maxforce", o.maxforce);
-          lr.read("timeconst", o.timeconst);
-          lr.read("timestep", o.timestep);
-          lr.read("inttotal", o.inttotal);
-          lr.read("interval", o.interval);
-          lr.read("tolrange", o.tolrange);
-          lr.finish();
-          no_children(child);
-        }
-      }
+      if (node.name == "compiler") parse_compiler_element(node);
     }
     for (const XmlNode& node : root.children) {
       if (node.name == "default") parse_default(node, -1);
@@ -96,51 +134,85 @@ class Parser {
       }
     }
     for (const XmlNode& node : root.children) {
-      const std::string& n = node.name;
-      if (n == "compiler" || n == "default") continue;
-      if (n == "option") {
-        parse_option_element(node);
-      } else if (n == "size") {
-        parse_size(node);
-      } else if (n == "visual" || n == "custom") {
-        // Rendering settings and user data: accepted, not used by the engine,
-        // except the near clipping plane, a camera's default focal length.
-        for (const XmlNode& child : node.children) {
-          if (child.name != "map") continue;
-          AttributeReader r(child, &spec_.notes);
-          r.read("znear", spec_.visual_znear);
-        }
-      } else if (n == "statistic") {
-        parse_statistic(node);
-      } else if (n == "asset") {
-        parse_assets(node);
-      } else if (n == "worldbody") {
-        parse_worldbody(node);
-      } else if (n == "contact") {
-        parse_contact(node);
-      } else if (n == "equality") {
-        parse_equalities(node);
-      } else if (n == "tendon") {
-        parse_tendons(node);
-      } else if (n == "actuator") {
-        parse_actuators(node);
-      } else if (n == "sensor") {
-        parse_sensors(node);
-      } else if (n == "keyframe") {
-        parse_keyframes(node);
-      } else if (n == "extension" || n == "deformable") {
-        not_simulated(node);
-      } else {
+      const auto it = section_parsers().find(node.name);
+      if (it == section_parsers().end()) {
         unknown_element(node, "mujoco",
                         "compiler, option, size, visual, statistic, default, custom, asset, "
                         "worldbody, contact, equality, tendon, actuator, sensor, keyframe");
       }
+      (this->*it->second)(node);
     }
     merge_attached();
     return std::move(spec_);
   }
 
  private:
+  using SectionParser = void (Parser::*)(const XmlNode&);
+
+  // The sections of <mujoco>, by element name.
+  static const std::unordered_map<std::string, SectionParser>& section_parsers() {
+    static const std::unordered_map<std::string, SectionParser> table = {
+        {"compiler", &Parser::already_parsed},     {"default", &Parser::already_parsed},
+        {"option", &Parser::parse_option_element}, {"size", &Parser::parse_size},
+        {"visual", &Parser::parse_visual},         {"custom", &Parser::parse_visual},
+        {"statistic", &Parser::parse_statistic},   {"asset", &Parser::parse_assets},
+        {"worldbody", &Parser::parse_worldbody},   {"contact", &Parser::parse_contact},
+        {"equality", &Parser::parse_equalities},   {"tendon", &Parser::parse_tendons},
+        {"actuator", &Parser::parse_actuators},    {"sensor", &Parser::parse_sensors},
+        {"keyframe", &Parser::parse_keyframes},    {"extension", &Parser::reject_section},
+        {"deformable", &Parser::reject_section}};
+    return table;
+  }
+
+  // <compiler> and <default>: read before the other sections (run).
+  void already_parsed(const XmlNode&) {}
+
+  void reject_section(const XmlNode& node) { not_simulated(node); }
+
+  void parse_compiler_element(const XmlNode& node) {
+    AttributeReader r(node, &spec_.notes);
+    parse_compiler(r, spec_.compiler);
+    for (const XmlNode& child : node.children) {
+      if (child.name != "lengthrange") {
+        fail_at(child, "<compiler> takes only <lengthrange> children, found <" + child.name + ">");
+      }
+      parse_lengthrange(child);
+    }
+  }
+
+  // How actuator length ranges are found by simulation.
+  void parse_lengthrange(const XmlNode& node) {
+    AttributeReader lr(node, &spec_.notes);
+    LengthRangeOptions& o = spec_.compiler.lengthrange;
+    using Mode = LengthRangeOptions::Mode;
+    lr.read_keyword("mode", o.mode,
+                    {{"none", Mode::kNone},
+                     {"muscle", Mode::kMuscle},
+                     {"muscleuser", Mode::kMuscleUser},
+                     {"all", Mode::kAll}});
+    lr.read_bool("useexisting", o.useexisting);
+    lr.read_bool("uselimit", o.uselimit);
+    lr.read("accel", o.accel);
+    lr.read("maxforce", o.maxforce);
+    lr.read("timeconst", o.timeconst);
+    lr.read("timestep", o.timestep);
+    lr.read("inttotal", o.inttotal);
+    lr.read("interval", o.interval);
+    lr.read("tolrange", o.tolrange);
+    lr.finish();
+    no_children(node);
+  }
+
+  // Rendering settings and user data: accepted, not used by the engine,
+  // except the near clipping plane, a camera's default focal length.
+  void parse_visual(const XmlNode& node) {
+    for (const XmlNode& child : node.children) {
+      if (child.name != "map") continue;
+      AttributeReader r(child, &spec_.notes);
+      r.read("znear", spec_.visual_znear);
+    }
+  }
+
   static void no_children(const XmlNode& node) {
     if (!node.children.empty()) {
       fail_at(node.children.front(), "<" + node.name + "> takes no child elements, found <" +
@@ -200,35 +272,13 @@ class Parser {
     for (const XmlNode& child : node.children) {
       if (child.name == "default") continue;
       AttributeReader r(child, &spec_.notes);
-      DefaultClass& c = classes_[id];
-      const std::string& n = child.name;
-      if (n == "geom") {
-        parse_geom(r, spec_.compiler, c.geom);
-      } else if (n == "site") {
-        parse_site(r, spec_.compiler, c.site);
-      } else if (n == "joint") {
-        parse_joint(r, c.joint);
-      } else if (n == "camera") {
-        parse_camera(r, spec_.compiler, c.camera);
-      } else if (n == "light") {
-        parse_light(r, c.light);
-      } else if (n == "mesh") {
-        parse_mesh(r, c.mesh);
-      } else if (n == "material") {
-        parse_material(r, c.material);
-      } else if (is_actuator_kind(n)) {
-        parse_actuator(r, n, c.actuator);
-      } else if (n == "tendon") {
-        parse_tendon(r, c.tendon);
-      } else if (n == "equality") {
-        parse_equality(r, spec_.compiler, c.equality);
-      } else if (n == "pair") {
-        parse_pair(r, c.pair);
-      } else {
+      const auto it = default_parsers().find(child.name);
+      if (it == default_parsers().end()) {
         unknown_element(child, "default",
                         "default, geom, site, joint, camera, light, mesh, material, general, "
                         "motor, position, velocity, muscle, tendon, equality, pair");
       }
+      it->second(r, spec_.compiler, classes_[id]);
       no_children(child);
     }
     for (const XmlNode& child : node.children) {
@@ -275,61 +325,84 @@ class Parser {
     no_children(node);
   }
 
+  using AssetParser = void (Parser::*)(const XmlNode&, AttributeReader&, const DefaultClass&);
+
+  // The elements of <asset>, by name.
+  static const std::unordered_map<std::string, AssetParser>& asset_parsers() {
+    static const std::unordered_map<std::string, AssetParser> table = {
+        {"mesh", &Parser::add_mesh},
+        {"texture", &Parser::add_texture},
+        {"material", &Parser::add_material},
+        {"hfield", &Parser::add_hfield},
+        {"model", &Parser::skip_submodel}};
+    return table;
+  }
+
   void parse_assets(const XmlNode& node) {
     for (const XmlNode& child : node.children) {
       AttributeReader r(child, &spec_.notes);
-      const int cls = class_of(child, 0);
-      if (child.name == "mesh") {
-        MeshSpec mesh = classes_[cls].mesh;
-        mesh.where = where(child);
-        parse_mesh(r, mesh);
-        spec_.meshes.push_back(mesh);
-      } else if (child.name == "texture") {
-        TextureSpec texture;
-        texture.where = where(child);
-        parse_texture(r, texture);
-        spec_.textures.push_back(texture);
-      } else if (child.name == "material") {
-        MaterialSpec material = classes_[cls].material;
-        material.where = where(child);
-        parse_material(r, material);
-        spec_.materials.push_back(material);
-      } else if (child.name == "hfield") {
-        HfieldSpec hfield;
-        hfield.where = where(child);
-        parse_hfield(r, hfield);
-        spec_.hfields.push_back(hfield);
-      } else if (child.name == "model") {
-        continue;  // loaded first (load_submodel)
-      } else {
+      const DefaultClass& defaults = classes_[class_of(child, 0)];
+      const auto it = asset_parsers().find(child.name);
+      if (it == asset_parsers().end()) {
         if (child.name == "skin") not_simulated(child);
         unknown_element(child, "asset", "mesh, texture, material, hfield, model");
       }
-      if (child.name != "material") {
-        no_children(child);
-        continue;
-      }
-      // Texture layers of physically based rendering (MuJoCo 3.x): accepted;
-      // the viewer uses the material's texture attribute.
-      for (const XmlNode& layer : child.children) {
-        if (layer.name != "layer") {
-          fail_at(layer, "<material> takes only <layer> children, found <" + layer.name + ">");
-        }
-        AttributeReader lr(layer, &spec_.notes);
-        lr.has("texture");
-        lr.has("role");
-        lr.finish();
-        no_children(layer);
-      }
+      (this->*it->second)(child, r, defaults);
     }
   }
+
+  void add_mesh(const XmlNode& node, AttributeReader& r, const DefaultClass& defaults) {
+    MeshSpec mesh = defaults.mesh;
+    mesh.where = where(node);
+    parse_mesh(r, mesh);
+    spec_.meshes.push_back(mesh);
+    no_children(node);
+  }
+
+  void add_texture(const XmlNode& node, AttributeReader& r, const DefaultClass&) {
+    TextureSpec texture;
+    texture.where = where(node);
+    parse_texture(r, texture);
+    spec_.textures.push_back(texture);
+    no_children(node);
+  }
+
+  void add_material(const XmlNode& node, AttributeReader& r, const DefaultClass& defaults) {
+    MaterialSpec material = defaults.material;
+    material.where = where(node);
+    parse_material(r, material);
+    spec_.materials.push_back(material);
+    // Texture layers of physically based rendering (MuJoCo 3.x): accepted;
+    // the viewer uses the material's texture attribute.
+    for (const XmlNode& layer : node.children) {
+      if (layer.name != "layer") {
+        fail_at(layer, "<material> takes only <layer> children, found <" + layer.name + ">");
+      }
+      AttributeReader lr(layer, &spec_.notes);
+      lr.has("texture");
+      lr.has("role");
+      lr.finish();
+      no_children(layer);
+    }
+  }
+
+  void add_hfield(const XmlNode& node, AttributeReader& r, const DefaultClass&) {
+    HfieldSpec hfield;
+    hfield.where = where(node);
+    parse_hfield(r, hfield);
+    spec_.hfields.push_back(hfield);
+    no_children(node);
+  }
+
+  // <asset><model>: loaded before the other sections (load_submodel).
+  void skip_submodel(const XmlNode&, AttributeReader&, const DefaultClass&) {}
 
   void parse_worldbody(const XmlNode& node) {
     AttributeReader reader(node, &spec_.notes);
     reader.finish();
     spec_.world.where = where(node);
     spec_.world.name = "world";
-    parse_body_children(node, spec_.world, 0, true, Pose());
+    parse_body_children(node, {spec_.world, 0, true, Pose()});
   }
 
   void parse_body(const XmlNode& node, BodySpec& body, int inherited_class) {
@@ -352,17 +425,14 @@ class Parser {
     reader.read("gravcomp", body.gravcomp);
     reader.has("user");
     reader.finish();
-    parse_body_children(node, body, childclass, false, Pose());
+    parse_body_children(node, {body, childclass, false, Pose()});
   }
-
-  // A <frame>'s pose in the enclosing body: elements written inside it are
-  // placed by it (nested frames compose).
 
   // A <frame> (MuJoCo 3.x): its children belong to the enclosing body, placed
   // by the frame's pose, with the frame's childclass if it has one.
-  void parse_frame(const XmlNode& node, BodySpec& body, int childclass, bool world,
-                   const Pose& outer) {
+  void parse_frame(const XmlNode& node, const BodyScope& outer) {
     AttributeReader reader(node, &spec_.notes);
+    int childclass = outer.childclass;
     reader.has("name");
     std::string frame_class;
     if (reader.read("childclass", frame_class)) {
@@ -377,17 +447,16 @@ class Parser {
     if (auto quat = read_orientation(reader, spec_.compiler)) pose.quat = *quat;
     reader.finish();
     Pose combined;
-    combined.pos = outer.point(pose.pos);
-    combined.quat = (outer.quat * pose.quat).normalized();
-    parse_body_children(node, body, childclass, world, combined);
+    combined.pos = outer.frame.point(pose.pos);
+    combined.quat = (outer.frame.quat * pose.quat).normalized();
+    parse_body_children(node, {outer.body, childclass, outer.world, combined});
   }
 
   // A <replicate> (MuJoCo 3.x): `count` copies of its children, copy i
   // placed by the repeat transform (offset, euler) applied i times after the
   // enclosing frame; a named element's copy gets sep and i appended (inner
   // replicates first).
-  void parse_replicate(const XmlNode& node, BodySpec& body, int childclass, bool world,
-                       const Pose& outer) {
+  void parse_replicate(const XmlNode& node, const BodyScope& outer) {
     AttributeReader reader(node, &spec_.notes);
     int count = 0;
     if (!reader.read("count", count) || count < 1) {
@@ -407,11 +476,11 @@ class Parser {
     Pose repeat;  // the step applied i times
     for (int i = 0; i < count; ++i) {
       Pose placed;
-      placed.pos = outer.point(repeat.pos);
-      placed.quat = (outer.quat * repeat.quat).normalized();
-      const BodySpec before = counts_of(body);
-      parse_body_children(node, body, childclass, world, placed);
-      append_suffix(body, before, sep + std::to_string(i));
+      placed.pos = outer.frame.point(repeat.pos);
+      placed.quat = (outer.frame.quat * repeat.quat).normalized();
+      const BodySpec before = counts_of(outer.body);
+      parse_body_children(node, {outer.body, outer.childclass, outer.world, placed});
+      append_suffix(outer.body, before, sep + std::to_string(i));
       repeat.pos = step.point(repeat.pos);
       repeat.quat = (step.quat * repeat.quat).normalized();
     }
@@ -449,94 +518,151 @@ class Parser {
     }
   }
 
-  void parse_body_children(const XmlNode& node, BodySpec& body, int childclass, bool world,
-                           const Pose& frame) {
+  // Elements of a body that nest further: they read their own attributes.
+  using NestingParser = void (Parser::*)(const XmlNode&, const BodyScope&);
+  // Elements of a body read with the defaults of their class.
+  using BodyElementParser = void (Parser::*)(const XmlNode&, AttributeReader&, const DefaultClass&,
+                                             const BodyScope&);
+  struct BodyElement {
+    BodyElementParser parse;
+    bool in_world;  // whether <worldbody> may hold it
+  };
+
+  static const std::unordered_map<std::string, NestingParser>& nesting_parsers() {
+    static const std::unordered_map<std::string, NestingParser> table = {
+        {"body", &Parser::add_body},
+        {"frame", &Parser::parse_frame},
+        {"replicate", &Parser::parse_replicate}};
+    return table;
+  }
+
+  static const std::unordered_map<std::string, BodyElement>& body_element_parsers() {
+    static const std::unordered_map<std::string, BodyElement> table = {
+        {"geom", {&Parser::add_geom, true}},
+        {"site", {&Parser::add_site, true}},
+        {"camera", {&Parser::add_camera, true}},
+        {"light", {&Parser::add_light, true}},
+        {"joint", {&Parser::add_joint, false}},
+        {"freejoint", {&Parser::add_freejoint, false}},
+        {"inertial", {&Parser::add_inertial, false}},
+        {"attach", {&Parser::add_attach, true}}};
+    return table;
+  }
+
+  void parse_body_children(const XmlNode& node, const BodyScope& scope) {
     for (const XmlNode& child : node.children) {
-      const std::string& n = child.name;
-      if (n == "body") {
-        body.children.emplace_back();
-        BodySpec& added = body.children.back();
-        parse_body(child, added, childclass);
-        frame.place(added.pos, added.quat);
-        continue;
-      }
-      if (n == "frame") {
-        parse_frame(child, body, childclass, world, frame);
-        continue;
-      }
-      if (n == "replicate") {
-        parse_replicate(child, body, childclass, world, frame);
+      const auto nesting = nesting_parsers().find(child.name);
+      if (nesting != nesting_parsers().end()) {
+        (this->*nesting->second)(child, scope);
         continue;
       }
       AttributeReader r(child, &spec_.notes);
-      const int cls = class_of(child, childclass);
-      if (n == "geom") {
-        GeomSpec geom = classes_[cls].geom;
-        geom.where = where(child);
-        parse_geom(r, spec_.compiler, geom);
-        frame.place(geom.pos, geom.quat);
-        frame.place(geom.fromto);
-        body.geoms.push_back(geom);
-      } else if (n == "site") {
-        SiteSpec site = classes_[cls].site;
-        site.where = where(child);
-        parse_site(r, spec_.compiler, site);
-        frame.place(site.pos, site.quat);
-        frame.place(site.fromto);
-        body.sites.push_back(site);
-      } else if (n == "camera") {
-        CameraSpec camera = classes_[cls].camera;
-        camera.where = where(child);
-        parse_camera(r, spec_.compiler, camera);
-        frame.place(camera.pos, camera.quat);
-        body.cameras.push_back(camera);
-      } else if (n == "light") {
-        LightSpec light = classes_[cls].light;
-        light.where = where(child);
-        parse_light(r, light);
-        light.pos = frame.point(light.pos);
-        light.dir = frame.quat * light.dir;
-        body.lights.push_back(light);
-      } else if (!world && n == "joint") {
-        JointSpec joint = classes_[cls].joint;
-        joint.where = where(child);
-        parse_joint(r, joint);
-        joint.pos = frame.point(joint.pos);
-        joint.axis = frame.quat * joint.axis;
-        body.joints.push_back(joint);
-      } else if (!world && n == "freejoint") {
-        JointSpec joint;
-        joint.where = where(child);
-        joint.type = JointType::kFree;
-        r.read("name", joint.name);
-        r.read("group", joint.group);
-        r.accept_unused("align",
-                        "not applied: the free body keeps its frame (no inertial alignment)");
-        r.finish();
-        body.joints.push_back(joint);
-      } else if (!world && n == "inertial") {
-        if (body.inertial) fail_at(child, "a body can have only one <inertial>");
-        InertialSpec inertial;
-        inertial.where = where(child);
-        parse_inertial(r, spec_.compiler, inertial);
-        frame.place(inertial.pos, inertial.quat);
-        body.inertial = inertial;
-      } else if (n == "attach") {
-        parse_attach(child, body, frame);
-      } else if (n == "composite" || n == "flexcomp" || n == "plugin") {
-        not_simulated(child);
-      } else if (world && (n == "joint" || n == "freejoint" || n == "inertial")) {
-        fail_at(child, "<" + n +
-                           "> cannot be in <worldbody>: the world does not move; put it "
-                           "inside a <body>");
-      } else {
-        unknown_element(child, world ? "worldbody" : "body",
-                        world ? "body, frame, replicate, attach, geom, site, camera, light"
-                              : "body, frame, replicate, attach, inertial, joint, freejoint, "
-                                "geom, site, camera, light");
+      const DefaultClass& defaults = classes_[class_of(child, scope.childclass)];
+      const auto it = body_element_parsers().find(child.name);
+      if (it == body_element_parsers().end() || (scope.world && !it->second.in_world)) {
+        reject_body_child(child, scope.world);
       }
+      (this->*it->second.parse)(child, r, defaults, scope);
       no_children(child);
     }
+  }
+
+  [[noreturn]] static void reject_body_child(const XmlNode& child, bool world) {
+    const std::string& n = child.name;
+    if (n == "composite" || n == "flexcomp" || n == "plugin") not_simulated(child);
+    if (world && (n == "joint" || n == "freejoint" || n == "inertial")) {
+      fail_at(child, "<" + n +
+                         "> cannot be in <worldbody>: the world does not move; put it "
+                         "inside a <body>");
+    }
+    unknown_element(child, world ? "worldbody" : "body",
+                    world ? "body, frame, replicate, attach, geom, site, camera, light"
+                          : "body, frame, replicate, attach, inertial, joint, freejoint, "
+                            "geom, site, camera, light");
+  }
+
+  void add_body(const XmlNode& node, const BodyScope& scope) {
+    scope.body.children.emplace_back();
+    BodySpec& added = scope.body.children.back();
+    parse_body(node, added, scope.childclass);
+    scope.frame.place(added.pos, added.quat);
+  }
+
+  void add_geom(const XmlNode& node, AttributeReader& r, const DefaultClass& defaults,
+                const BodyScope& scope) {
+    GeomSpec geom = defaults.geom;
+    geom.where = where(node);
+    parse_geom(r, spec_.compiler, geom);
+    scope.frame.place(geom.pos, geom.quat);
+    scope.frame.place(geom.fromto);
+    scope.body.geoms.push_back(geom);
+  }
+
+  void add_site(const XmlNode& node, AttributeReader& r, const DefaultClass& defaults,
+                const BodyScope& scope) {
+    SiteSpec site = defaults.site;
+    site.where = where(node);
+    parse_site(r, spec_.compiler, site);
+    scope.frame.place(site.pos, site.quat);
+    scope.frame.place(site.fromto);
+    scope.body.sites.push_back(site);
+  }
+
+  void add_camera(const XmlNode& node, AttributeReader& r, const DefaultClass& defaults,
+                  const BodyScope& scope) {
+    CameraSpec camera = defaults.camera;
+    camera.where = where(node);
+    parse_camera(r, spec_.compiler, camera);
+    scope.frame.place(camera.pos, camera.quat);
+    scope.body.cameras.push_back(camera);
+  }
+
+  void add_light(const XmlNode& node, AttributeReader& r, const DefaultClass& defaults,
+                 const BodyScope& scope) {
+    LightSpec light = defaults.light;
+    light.where = where(node);
+    parse_light(r, light);
+    light.pos = scope.frame.point(light.pos);
+    light.dir = scope.frame.quat * light.dir;
+    scope.body.lights.push_back(light);
+  }
+
+  void add_joint(const XmlNode& node, AttributeReader& r, const DefaultClass& defaults,
+                 const BodyScope& scope) {
+    JointSpec joint = defaults.joint;
+    joint.where = where(node);
+    parse_joint(r, joint);
+    joint.pos = scope.frame.point(joint.pos);
+    joint.axis = scope.frame.quat * joint.axis;
+    scope.body.joints.push_back(joint);
+  }
+
+  // <freejoint>: a free joint that takes no defaults.
+  void add_freejoint(const XmlNode& node, AttributeReader& r, const DefaultClass&,
+                     const BodyScope& scope) {
+    JointSpec joint;
+    joint.where = where(node);
+    joint.type = JointType::kFree;
+    r.read("name", joint.name);
+    r.read("group", joint.group);
+    r.accept_unused("align", "not applied: the free body keeps its frame (no inertial alignment)");
+    r.finish();
+    scope.body.joints.push_back(joint);
+  }
+
+  void add_inertial(const XmlNode& node, AttributeReader& r, const DefaultClass&,
+                    const BodyScope& scope) {
+    if (scope.body.inertial) fail_at(node, "a body can have only one <inertial>");
+    InertialSpec inertial;
+    inertial.where = where(node);
+    parse_inertial(r, spec_.compiler, inertial);
+    scope.frame.place(inertial.pos, inertial.quat);
+    scope.body.inertial = inertial;
+  }
+
+  void add_attach(const XmlNode& node, AttributeReader&, const DefaultClass&,
+                  const BodyScope& scope) {
+    parse_attach(node, scope.body, scope.frame);
   }
 
   void parse_contact(const XmlNode& node) {
@@ -573,17 +699,11 @@ class Parser {
       const std::string& n = child.name;
       EqualitySpec equality = classes_[class_of(child, 0)].equality;
       equality.where = where(child);
-      if (n == "connect") {
-        equality.type = EqualityType::kConnect;
-      } else if (n == "weld") {
-        equality.type = EqualityType::kWeld;
-      } else if (n == "joint") {
-        equality.type = EqualityType::kJoint;
-      } else if (n == "tendon") {
-        equality.type = EqualityType::kTendon;
-      } else {
+      const auto type = equality_types().find(n);
+      if (type == equality_types().end()) {
         unknown_element(child, "equality", "connect, weld, joint, tendon");
       }
+      equality.type = type->second;
       AttributeReader r(child, &spec_.notes);
       parse_equality(r, spec_.compiler, equality);
       if (equality.obj1.empty()) {
@@ -645,9 +765,9 @@ class Parser {
       if (!is_actuator_kind(n)) {
         if (n == "plugin") {
           fail_at(child, "<" + n + "> actuators are not supported by Pliant yet; accepted: " +
-                             kActuatorKinds);
+                             actuator_kind_names());
         }
-        unknown_element(child, "actuator", kActuatorKinds);
+        unknown_element(child, "actuator", actuator_kind_names());
       }
       ActuatorSpec actuator = classes_[class_of(child, 0)].actuator;
       actuator.where = where(child);
@@ -671,89 +791,8 @@ class Parser {
       }
       SensorSpec sensor;
       sensor.where = where(child);
-      sensor.type = child.name;
       AttributeReader r(child, &spec_.notes);
-      r.read("name", sensor.name);
-      r.read("noise", sensor.noise);
-      r.read("cutoff", sensor.cutoff);
-      r.has("user");
-      const auto needs = [&](const char* attribute, std::string& out, ObjectType type) {
-        if (!r.read(attribute, out) || out.empty()) {
-          r.fail("<" + child.name + "> needs the attribute '" + attribute + "' naming a " +
-                 attribute);
-        }
-        return type;
-      };
-      const auto frame_type = [&](const char* attribute, ObjectType& out) {
-        r.read_keyword(attribute, out,
-                       {{"body", ObjectType::kBody},
-                        {"xbody", ObjectType::kXBody},
-                        {"geom", ObjectType::kGeom},
-                        {"site", ObjectType::kSite},
-                        {"camera", ObjectType::kCamera}});
-      };
-      // One of geomN or bodyN names each side of a distance sensor.
-      const auto geom_or_body = [&](const std::string& geom, const std::string& body,
-                                    std::string& out, ObjectType& type) {
-        const bool has_geom = r.read(geom, out);
-        std::string body_name;
-        const bool has_body = r.read(body, body_name);
-        if (has_geom == has_body) {
-          r.fail("<" + child.name + "> needs exactly one of '" + geom + "' and '" + body + "'");
-        }
-        if (has_body) out = body_name;
-        if (out.empty()) r.fail("<" + child.name + "> '" + (has_geom ? geom : body) + "' is empty");
-        type = has_geom ? ObjectType::kGeom : ObjectType::kBody;
-      };
-      switch (kind->object) {
-        case SensorObject::kNone:
-          break;
-        case SensorObject::kSite:
-          sensor.object_type = needs("site", sensor.object, ObjectType::kSite);
-          break;
-        case SensorObject::kJoint:
-          sensor.object_type = needs("joint", sensor.object, ObjectType::kJoint);
-          break;
-        case SensorObject::kTendon:
-          sensor.object_type = needs("tendon", sensor.object, ObjectType::kTendon);
-          break;
-        case SensorObject::kActuator:
-          sensor.object_type = needs("actuator", sensor.object, ObjectType::kActuator);
-          break;
-        case SensorObject::kBody:
-          sensor.object_type = needs("body", sensor.object, ObjectType::kBody);
-          break;
-        case SensorObject::kSiteCamera:
-          sensor.object_type = needs("site", sensor.object, ObjectType::kSite);
-          sensor.reference_type = needs("camera", sensor.reference, ObjectType::kCamera);
-          break;
-        case SensorObject::kGeomPair:
-          geom_or_body("geom1", "body1", sensor.object, sensor.object_type);
-          geom_or_body("geom2", "body2", sensor.reference, sensor.reference_type);
-          break;
-        case SensorObject::kFrame:
-        case SensorObject::kFrameNoRef:
-          frame_type("objtype", sensor.object_type);
-          r.read("objname", sensor.object);
-          if (sensor.object_type == ObjectType::kUnknown || sensor.object.empty()) {
-            r.fail("<" + child.name + "> needs 'objtype' and 'objname'");
-          }
-          if (kind->object == SensorObject::kFrameNoRef) {
-            if (r.has("reftype") || r.has("refname")) {
-              r.fail("<" + child.name + "> has no reference frame: remove 'reftype' and 'refname'");
-            }
-            break;
-          }
-          frame_type("reftype", sensor.reference_type);
-          r.read("refname", sensor.reference);
-          if ((sensor.reference_type == ObjectType::kUnknown) != sensor.reference.empty()) {
-            r.fail("<" + child.name + "> needs both 'reftype' and 'refname', or neither");
-          }
-          break;
-      }
-      if (sensor.cutoff < 0) r.fail("<" + child.name + "> 'cutoff' must not be negative");
-      if (sensor.noise < 0) r.fail("<" + child.name + "> 'noise' must not be negative");
-      r.finish();
+      parse_sensor(r, *kind, sensor);
       no_children(child);
       spec_.sensors.push_back(sensor);
     }

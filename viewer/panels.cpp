@@ -11,14 +11,10 @@
 namespace pliant::viewer {
 namespace {
 
-const char* kGeomTypeNames[] = {"plane",     "hfield",   "sphere", "capsule",
-                                "ellipsoid", "cylinder", "box",    "mesh"};
 const char* kJointTypeNames[] = {"free", "ball", "slide", "hinge"};
 const char* kWarningNames[] = {"bad qpos (state reset)", "bad qvel (state reset)",
                                "bad qacc (state reset)", "solver iteration limit",
                                "parameter clamped"};
-
-const char* geom_type_name(GeomType type) { return kGeomTypeNames[static_cast<int>(type)]; }
 
 bool input_double(const char* label, double* value, const char* format = "%.6g") {
   return ImGui::InputDouble(label, value, 0, 0, format, ImGuiInputTextFlags_EnterReturnsTrue);

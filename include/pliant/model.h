@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -36,6 +37,12 @@ enum class GeomType : int {
   kBox = 6,
   kMesh = 7,
 };
+// The MJCF name of a geom type ("plane", "hfield", "sphere", "capsule",
+// "ellipsoid", "cylinder", "box", "mesh").
+const char* geom_type_name(GeomType type);
+// The geom type MJCF calls `name`; false (and `type` untouched) when no type
+// has that name.
+bool geom_type_from_name(std::string_view name, GeomType& type);
 enum class Integrator : int { kEuler = 0, kRk4 = 1, kImplicit = 2, kImplicitFast = 3 };
 enum class Cone : int { kPyramidal = 0, kElliptic = 1 };
 enum class JacobianLayout : int { kDense = 0, kSparse = 1, kAuto = 2 };
