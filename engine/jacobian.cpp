@@ -39,14 +39,21 @@ Vector6d axis_derivative(const Model& m, const Data& d, int k) {
   return turns_with_body ? cross_motion(d.cvel[m.dofs.body[k]], d.cdof[k]) : d.cdof_dot[k];
 }
 
+// Checks the body, clears the outputs and gives the point's offset from the
+// centre of mass of the body's tree (the origin of its cdof).
+Vector3d begin(const Model& m, const Data& d, double* jacp, double* jacr, const Vector3d& point,
+               int body) {
+  check_id(body, m.body_count(), "body");
+  clear(jacp, m.nv);
+  clear(jacr, m.nv);
+  return point - d.subtree_com[m.bodies.root[body]];
+}
+
 }  // namespace
 
 void jacobian(const Model& m, const Data& d, double* jacp, double* jacr, const Vector3d& point,
               int body) {
-  check_id(body, m.body_count(), "body");
-  clear(jacp, m.nv);
-  clear(jacr, m.nv);
-  const Vector3d offset = point - d.subtree_com[m.bodies.root[body]];
+  const Vector3d offset = begin(m, d, jacp, jacr, point, body);
   for (int k = last_dof_of_chain(m, body); k >= 0; k = m.dofs.parent[k]) {
     const Vector3d w = angular(d.cdof[k]);
     put_column(jacr, m.nv, k, w);
@@ -100,10 +107,7 @@ void jacobian_site(const Model& m, const Data& d, double* jacp, double* jacr, in
 
 void jacobian_dot(const Model& m, const Data& d, double* jacp, double* jacr, const Vector3d& point,
                   int body) {
-  check_id(body, m.body_count(), "body");
-  clear(jacp, m.nv);
-  clear(jacr, m.nv);
-  const Vector3d offset = point - d.subtree_com[m.bodies.root[body]];
+  const Vector3d offset = begin(m, d, jacp, jacr, point, body);
   // The point's own velocity, as it moves with the body.
   const Vector3d point_velocity = linear(d.cvel[body]) + angular(d.cvel[body]).cross(offset);
   for (int k = last_dof_of_chain(m, body); k >= 0; k = m.dofs.parent[k]) {

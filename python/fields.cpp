@@ -135,10 +135,10 @@ void def_field_tables(py::module_& mod) {
       "The arrays of Model: name, rows, columns, unit, doc, integer, mujoco");
   mod.def(
       "model_options", [] { return info_list(model_option_infos()); },
-      "The options and statistics of Model");
+      "The options and statistics of Model, as model_fields()");
   mod.def(
       "data_fields", [] { return info_list(data_field_infos()); },
-      "The arrays of Data: name, rows, columns, unit, doc, integer, mujoco");
+      "The arrays of Data, as model_fields()");
   mod.def(
       "model_sizes", [] { return size_list(model_size_infos()); },
       "The sizes of Model: (name, doc)");

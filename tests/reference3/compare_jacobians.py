@@ -19,22 +19,15 @@ import json
 import math
 import os
 import random
-import subprocess
 import sys
 import tempfile
+
+from compare_fields import run_json
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOLERANCE = 1e-12
 MESH_TOLERANCE = 1e-6
 MESH = 7  # mjGEOM_MESH
-
-
-def run_json(command):
-    result = subprocess.run(command, capture_output=True, text=True, timeout=600)
-    if result.returncode != 0:
-        lines = (result.stdout + result.stderr).strip().splitlines()
-        return None, lines[-1] if lines else "exit %d" % result.returncode
-    return json.loads(result.stdout.splitlines()[-1]), None
 
 
 def rotate(quat, axis, angle):
