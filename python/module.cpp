@@ -19,6 +19,7 @@
 #include "python/arrays.h"
 #include "python/batch_rollout.h"
 #include "python/fields.h"
+#include "python/toolbox.h"
 
 namespace pliant::python {
 namespace {
@@ -276,6 +277,7 @@ PYBIND11_MODULE(_pliant, mod) {
 
   def_data_fields(data);
   def_field_tables(mod);
+  def_toolbox(mod);
 
   mod.def(
       "step",

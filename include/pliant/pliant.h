@@ -21,6 +21,7 @@
 //   integrate_position.h     qpos + h qvel on the configuration manifold
 //   energy.h                 potential and kinetic energy
 //   jacobian.h               Jacobians of points, frames, centres of mass
+//   state.h                  save and restore a state (MuJoCo's mjtState)
 //   ray.h                    ray casting against the geoms
 //   sensor_types.h           each sensor type's element, size and stage
 //   impedance.h, solver_params.h  solref/solimp and the impedance d(r)
@@ -49,6 +50,7 @@
 #include "pliant/solver_params.h"
 #include "pliant/solver_statistics.h"
 #include "pliant/spatial_inertia.h"
+#include "pliant/state.h"
 #include "pliant/step.h"
 #include "pliant/tuning.h"
 #include "pliant/version.h"

@@ -37,12 +37,15 @@ def _find_numpy():
 
 _find_numpy()
 
-from ._pliant import (Data, LoadError, Model, ObjectRef, data_fields, data_sizes,  # noqa: E402,F401
-                      forward, model_fields, model_options, model_sizes, reset, rollout, step)
+from ._pliant import (Data, LoadError, Model, ObjectRef, State, data_fields,  # noqa: E402,F401
+                      data_sizes, forward, get_state, jac, jac_body, jac_body_com, jac_dot,
+                      jac_geom, jac_site, jac_subtree_com, model_fields, model_options,
+                      model_sizes, reset, rollout, set_state, state_size, step)
 
-__all__ = ["Data", "LoadError", "Model", "ObjectRef", "data_fields", "data_sizes", "forward",
-           "model_fields", "model_options", "model_sizes", "reset", "rollout", "step",
-           "distributed"]
+__all__ = ["Data", "LoadError", "Model", "ObjectRef", "State", "data_fields", "data_sizes",
+           "forward", "get_state", "jac", "jac_body", "jac_body_com", "jac_dot", "jac_geom",
+           "jac_site", "jac_subtree_com", "model_fields", "model_options", "model_sizes",
+           "reset", "rollout", "set_state", "state_size", "step", "distributed"]
 
 
 def __getattr__(name):
