@@ -67,21 +67,28 @@ void def_object_jacobian(py::module_& mod, const char* name, ObjectJacobian f, c
       py::arg("id"), doc);
 }
 
-}  // namespace
+using PointJacobian = void (*)(const Model&, const Data&, double*, double*, const Vector3d&, int);
 
-void def_toolbox(py::module_& mod) {
+void def_point_jacobian(py::module_& mod, const char* name, PointJacobian f, const char* doc) {
   mod.def(
-      "jac",
-      [](const ModelPtr& m, const PyData& d, const py::object& jacp, const py::object& jacr,
-         const py::handle& point, int body) {
+      name,
+      [f](const ModelPtr& m, const PyData& d, const py::object& jacp, const py::object& jacr,
+          const py::handle& point, int body) {
         double* p = output(jacp, "jacp", 3L * m->nv);
         double* r = output(jacr, "jacr", 3L * m->nv);
         const Vector3d x = point_of(point);
-        jac_call(*m, d, [&] { jacobian(*m, d.data, p, r, x, body); });
+        jac_call(*m, d, [&] { f(*m, d.data, p, r, x, body); });
       },
       py::arg("m").none(false), py::arg("d").none(false), py::arg("jacp"), py::arg("jacr"),
-      py::arg("point"), py::arg("body"),
-      "Jacobians (3 x nv) of a world point attached to a body into jacp, jacr (mj_jac)");
+      py::arg("point"), py::arg("body"), doc);
+}
+
+}  // namespace
+
+void def_toolbox(py::module_& mod) {
+  def_point_jacobian(mod, "jac", jacobian,
+                     "Jacobians (3 x nv) of a world point attached to a body into jacp, jacr "
+                     "(mj_jac)");
   def_object_jacobian(mod, "jac_body", jacobian_body, "Of a body's frame origin (mj_jacBody)");
   def_object_jacobian(mod, "jac_body_com", jacobian_body_com,
                       "Of a body's centre of mass (mj_jacBodyCom)");
@@ -95,17 +102,8 @@ void def_toolbox(py::module_& mod) {
       },
       py::arg("m").none(false), py::arg("d").none(false), py::arg("jacp"), py::arg("body"),
       "Translational Jacobian of a subtree's centre of mass (mj_jacSubtreeCom)");
-  mod.def(
-      "jac_dot",
-      [](const ModelPtr& m, const PyData& d, const py::object& jacp, const py::object& jacr,
-         const py::handle& point, int body) {
-        double* p = output(jacp, "jacp", 3L * m->nv);
-        double* r = output(jacr, "jacr", 3L * m->nv);
-        const Vector3d x = point_of(point);
-        jac_call(*m, d, [&] { jacobian_dot(*m, d.data, p, r, x, body); });
-      },
-      py::arg("m").none(false), py::arg("d").none(false), py::arg("jacp"), py::arg("jacr"),
-      py::arg("point"), py::arg("body"), "Time derivative of jac's Jacobians (mj_jacDot)");
+  def_point_jacobian(mod, "jac_dot", jacobian_dot,
+                     "Time derivative of jac's Jacobians (mj_jacDot)");
 
   mod.def(
       "state_size",
