@@ -39,6 +39,15 @@ Vector6d axis_derivative(const Model& m, const Data& d, int k) {
   return turns_with_body ? cross_motion(d.cvel[m.dofs.body[k]], d.cdof[k]) : d.cdof_dot[k];
 }
 
+// Column k of the point Jacobians: the rotation axis of dof k, and the
+// velocity it gives the point at `offset` from the tree's centre of mass.
+void put_axis(const Data& d, int k, const Vector3d& offset, double* jacp, double* jacr, int n,
+              int column) {
+  const Vector3d w = angular(d.cdof[k]);
+  put_column(jacr, n, column, w);
+  put_column(jacp, n, column, linear(d.cdof[k]) + w.cross(offset));
+}
+
 // Checks the body, clears the outputs and gives the point's offset from the
 // centre of mass of the body's tree (the origin of its cdof).
 Vector3d begin(const Model& m, const Data& d, double* jacp, double* jacr, const Vector3d& point,
@@ -55,9 +64,7 @@ void jacobian(const Model& m, const Data& d, double* jacp, double* jacr, const V
               int body) {
   const Vector3d offset = begin(m, d, jacp, jacr, point, body);
   for (int k = last_dof_of_chain(m, body); k >= 0; k = m.dofs.parent[k]) {
-    const Vector3d w = angular(d.cdof[k]);
-    put_column(jacr, m.nv, k, w);
-    put_column(jacp, m.nv, k, linear(d.cdof[k]) + w.cross(offset));
+    put_axis(d, k, offset, jacp, jacr, m.nv, k);
   }
 }
 
@@ -135,11 +142,7 @@ void jacobian_sparse(const Model& m, const Data& d, double* jacp, double* jacr,
   }
   const int n = static_cast<int>(chain.size());
   const Vector3d offset = point - d.subtree_com[m.bodies.root[body]];
-  for (int i = 0; i < n; ++i) {
-    const Vector3d w = angular(d.cdof[chain[i]]);
-    put_column(jacr, n, i, w);
-    put_column(jacp, n, i, linear(d.cdof[chain[i]]) + w.cross(offset));
-  }
+  for (int i = 0; i < n; ++i) put_axis(d, chain[i], offset, jacp, jacr, n, i);
 }
 
 }  // namespace pliant

@@ -173,14 +173,4 @@ int last_dof_of_chain(const Model& m, int body) {
   return body > 0 ? b.dof_adr[body] + b.dof_count[body] - 1 : -1;
 }
 
-void point_jacobian(const Model& m, const Data& d, int body, const Vector3d& point,
-                    Eigen::Ref<Eigen::MatrixXd> jacp, Eigen::Ref<Eigen::MatrixXd> jacr) {
-  const Vector3d offset = point - d.subtree_com[m.bodies.root[body]];
-  for (int k = last_dof_of_chain(m, body); k >= 0; k = m.dofs.parent[k]) {
-    const Vector3d w = angular(d.cdof[k]);
-    if (jacr.size() > 0) jacr.col(k) = w;
-    if (jacp.size() > 0) jacp.col(k) = linear(d.cdof[k]) + w.cross(offset);
-  }
-}
-
 }  // namespace pliant

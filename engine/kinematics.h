@@ -19,10 +19,4 @@ void com_velocities(const Model& model, Data& data);
 // moves the body.
 int last_dof_of_chain(const Model& model, int body);
 
-// Jacobians of a world point attached to `body`: jacp (3 x nv, translation)
-// and jacr (3 x nv, rotation). Either may be null. Columns of dofs that do not
-// move the body are left untouched, so callers zero them once.
-void point_jacobian(const Model& model, const Data& data, int body, const Vector3d& point,
-                    Eigen::Ref<Eigen::MatrixXd> jacp, Eigen::Ref<Eigen::MatrixXd> jacr);
-
 }  // namespace pliant

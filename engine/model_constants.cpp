@@ -11,6 +11,7 @@
 #include "engine/tendon.h"
 #include "model/numeric_limits.h"
 #include "pliant/forward.h"
+#include "pliant/jacobian.h"
 
 namespace pliant {
 namespace {
@@ -91,11 +92,14 @@ void compute_model_constants(Model& m) {
   forward_position(m, d);
   const int nv = m.nv;
 
-  // M^-1 J^T for a 6 x nv body Jacobian, then the block traces.
+  // M^-1 J^T for a 6 x nv body Jacobian (translation rows, then rotation
+  // rows, as jacobian_body_com writes them), then the block traces.
+  using RowMajorJacobian = Eigen::Matrix<double, 6, Eigen::Dynamic, Eigen::RowMajor>;
+  RowMajorJacobian rows(6, nv);
   Eigen::MatrixXd jac(6, nv), minv_jt(nv, 6);
   for (int b = 1; b < m.body_count() && nv > 0; ++b) {
-    jac.setZero();
-    point_jacobian(m, d, b, d.xipos[b], jac.topRows(3), jac.bottomRows(3));
+    jacobian_body_com(m, d, rows.data(), rows.data() + 3 * nv, b);
+    jac = rows;
     minv_jt = jac.transpose();
     for (int c = 0; c < 6; ++c) solve_mass(m, d, minv_jt.col(c).data());
     const Eigen::Matrix<double, 6, 6> a = jac * minv_jt;
