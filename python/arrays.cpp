@@ -34,6 +34,10 @@ void PyData::pull() {
   }
 }
 
+void check_same_model(const std::shared_ptr<Model>& model, const PyData& d) {
+  if (model.get() != d.model.get()) check_data_matches(*model, d.data);
+}
+
 py::array_t<double> view(py::handle owner, double* values, long count, long columns) {
   static double empty = 0;  // numpy needs a pointer even for no elements
   double* base = values ? values : &empty;

@@ -36,6 +36,10 @@ struct PyData {
   void pull();
 };
 
+// Throws (ValueError) when `data` was made for a model of other sizes than
+// `model`; the same model object passes at once.
+void check_same_model(const std::shared_ptr<Model>& model, const PyData& data);
+
 // A numpy array over `count` rows of `columns` doubles at `values`, sharing
 // the memory and keeping `owner` (the Python object that holds it) alive.
 // columns 0 makes a 1-D array.

@@ -69,10 +69,6 @@ ObjectRef lookup(const Model& m, ObjectType type, const char* kind, int count,
   return {kind, id, name};
 }
 
-void check_same_model(const ModelPtr& model, const PyData& d) {
-  if (model.get() != d.model.get()) check_data_matches(*model, d.data);
-}
-
 // Marks a Data as in use for the length of a step, forward or reset: a
 // second thread reaching the same Data meanwhile (step releases the GIL)
 // gets an error instead of sharing its memory. Set and cleared with the GIL.

@@ -9,15 +9,15 @@
 #include "pliant/state.h"
 #include "python/arrays.h"
 
+// The engine's std::out_of_range (a bad id) and std::invalid_argument (a
+// bad mask, another model's Data) reach Python as pybind11 translates them:
+// IndexError and ValueError.
+
 namespace pliant::python {
 namespace {
 
 using ModelPtr = std::shared_ptr<Model>;
 using OutArray = py::array_t<double, py::array::c_style>;
-
-void check_same_model(const Model& m, const PyData& d) {
-  if (&m != d.model.get()) check_data_matches(m, d.data);
-}
 
 // The memory of an output array of `count` float64 values in C order, or
 // null for None; ValueError naming what is wrong otherwise.
@@ -41,17 +41,6 @@ Vector3d point_of(const py::handle& point) {
   return Vector3d(p.data()[0], p.data()[1], p.data()[2]);
 }
 
-// Runs a Jacobian function with C++'s out_of_range as Python's IndexError.
-template <class F>
-void jac_call(const Model& m, const PyData& d, F f) {
-  check_same_model(m, d);
-  try {
-    f();
-  } catch (const std::out_of_range& e) {
-    throw py::index_error(e.what());
-  }
-}
-
 using ObjectJacobian = void (*)(const Model&, const Data&, double*, double*, int);
 
 void def_object_jacobian(py::module_& mod, const char* name, ObjectJacobian f, const char* doc) {
@@ -61,7 +50,8 @@ void def_object_jacobian(py::module_& mod, const char* name, ObjectJacobian f, c
           int id) {
         double* p = output(jacp, "jacp", 3L * m->nv);
         double* r = output(jacr, "jacr", 3L * m->nv);
-        jac_call(*m, d, [&] { f(*m, d.data, p, r, id); });
+        check_same_model(m, d);
+        f(*m, d.data, p, r, id);
       },
       py::arg("m").none(false), py::arg("d").none(false), py::arg("jacp"), py::arg("jacr"),
       py::arg("id"), doc);
@@ -77,7 +67,8 @@ void def_point_jacobian(py::module_& mod, const char* name, PointJacobian f, con
         double* p = output(jacp, "jacp", 3L * m->nv);
         double* r = output(jacr, "jacr", 3L * m->nv);
         const Vector3d x = point_of(point);
-        jac_call(*m, d, [&] { f(*m, d.data, p, r, x, body); });
+        check_same_model(m, d);
+        f(*m, d.data, p, r, x, body);
       },
       py::arg("m").none(false), py::arg("d").none(false), py::arg("jacp"), py::arg("jacr"),
       py::arg("point"), py::arg("body"), doc);
@@ -98,7 +89,8 @@ void def_toolbox(py::module_& mod) {
       "jac_subtree_com",
       [](const ModelPtr& m, const PyData& d, const py::object& jacp, int body) {
         double* p = output(jacp, "jacp", 3L * m->nv);
-        jac_call(*m, d, [&] { jacobian_subtree_com(*m, d.data, p, body); });
+        check_same_model(m, d);
+        jacobian_subtree_com(*m, d.data, p, body);
       },
       py::arg("m").none(false), py::arg("d").none(false), py::arg("jacp"), py::arg("body"),
       "Translational Jacobian of a subtree's centre of mass (mj_jacSubtreeCom)");
@@ -106,26 +98,13 @@ void def_toolbox(py::module_& mod) {
                      "Time derivative of jac's Jacobians (mj_jacDot)");
 
   mod.def(
-      "state_size",
-      [](const ModelPtr& m, unsigned spec) {
-        try {
-          return state_size(*m, spec);
-        } catch (const std::invalid_argument& e) {
-          throw py::value_error(e.what());
-        }
-      },
+      "state_size", [](const ModelPtr& m, unsigned spec) { return state_size(*m, spec); },
       py::arg("m").none(false), py::arg("spec"), "Values in a state of mask spec (mj_stateSize)");
   mod.def(
       "get_state",
       [](const ModelPtr& m, PyData& d, const py::object& state, unsigned spec) {
-        check_same_model(*m, d);
-        int size = 0;
-        try {
-          size = state_size(*m, spec);
-        } catch (const std::invalid_argument& e) {
-          throw py::value_error(e.what());
-        }
-        double* out = output(state, "state", size);
+        check_same_model(m, d);
+        double* out = output(state, "state", state_size(*m, spec));
         if (out == nullptr) throw py::type_error("state must be a float64 numpy array");
         d.push();  // the mirrors (mocap_quat, xfrc_applied) into the engine
         get_state(*m, d.data, out, spec);
@@ -135,21 +114,16 @@ void def_toolbox(py::module_& mod) {
   mod.def(
       "set_state",
       [](const ModelPtr& m, PyData& d, const py::handle& state, unsigned spec) {
-        check_same_model(*m, d);
+        check_same_model(m, d);
         const auto in =
             py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(state);
-        int size = 0;
-        try {
-          size = state_size(*m, spec);
-          if (!in || in.size() != size) {
-            throw std::invalid_argument("state must hold " + std::to_string(size) +
-                                        " numbers for this spec");
-          }
-          d.push();
-          set_state(*m, d.data, in.data(), spec);
-        } catch (const std::invalid_argument& e) {
-          throw py::value_error(e.what());
+        const int size = state_size(*m, spec);
+        if (!in || in.size() != size) {
+          throw py::value_error("state must hold " + std::to_string(size) +
+                                " numbers for this spec");
         }
+        d.push();
+        set_state(*m, d.data, in.data(), spec);
         d.pull();
       },
       py::arg("m").none(false), py::arg("d").none(false), py::arg("state"), py::arg("spec"),

@@ -75,13 +75,6 @@ ordered_json model_json(const Model& m) {
   return j;
 }
 
-ordered_json data_fields_json(const Data& d, const std::vector<int>& fields) {
-  ordered_json j;
-  const auto infos = data_field_infos();
-  for (int i : fields) j[infos[i].name] = values_json(read_data_field(d, i), infos[i].integer);
-  return j;
-}
-
 std::vector<int> data_field_indices(const std::string& names) {
   std::vector<int> out;
   std::istringstream in(names);

@@ -17,9 +17,6 @@ namespace pliant::cli {
 // "pliant_only_fields" the names that MuJoCo does not have in this layout.
 nlohmann::ordered_json model_json(const Model& model);
 
-// The named Data fields of the current state, each a flat list.
-nlohmann::ordered_json data_fields_json(const Data& data, const std::vector<int>& fields);
-
 // Indices of the named Data fields; std::invalid_argument naming the first
 // unknown one and what is accepted.
 std::vector<int> data_field_indices(const std::string& comma_separated_names);
