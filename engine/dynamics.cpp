@@ -65,6 +65,12 @@ void bias_forces(const Model& m, Data& d, bool with_acceleration) {
 
 void smooth_acceleration(const Model& m, Data& d) {
   d.qfrc_smooth = d.qfrc_passive - d.qfrc_bias + d.qfrc_applied + d.qfrc_actuator;
+  add_applied_wrenches(m, d, d.qfrc_smooth);
+  d.qacc_smooth = d.qfrc_smooth;
+  solve_mass(m, d, d.qacc_smooth.data());
+}
+
+void add_applied_wrenches(const Model& m, const Data& d, VectorXd& qfrc) {
   // External wrenches (torque; force at the body's centre of mass) map to
   // joint space through the COM Jacobian's transpose.
   for (int i = 1; i < m.body_count(); ++i) {
@@ -74,11 +80,9 @@ void smooth_acceleration(const Model& m, Data& d) {
     for (int k = last_dof_of_chain(m, i); k >= 0; k = m.dofs.parent[k]) {
       const Vector3d w = angular(d.cdof[k]);
       const Vector3d v = linear(d.cdof[k]) + w.cross(offset);
-      d.qfrc_smooth[k] += w.dot(angular(wrench)) + v.dot(linear(wrench));
+      qfrc[k] += w.dot(angular(wrench)) + v.dot(linear(wrench));
     }
   }
-  d.qacc_smooth = d.qfrc_smooth;
-  solve_mass(m, d, d.qacc_smooth.data());
 }
 
 Eigen::MatrixXd dense_mass_matrix(const Model& m, const Data& d) {

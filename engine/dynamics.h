@@ -32,6 +32,10 @@ void bias_forces(const Model& model, Data& data, bool with_acceleration = false)
 // qacc_smooth = M^-1 qfrc_smooth.
 void smooth_acceleration(const Model& model, Data& data);
 
+// qfrc += J^T xfrc_applied: each body's (torque; force) at its centre of
+// mass, as generalised force.
+void add_applied_wrenches(const Model& model, const Data& data, VectorXd& qfrc);
+
 // The M column layout helper: M as a dense nv x nv matrix (tests, small nv).
 Eigen::MatrixXd dense_mass_matrix(const Model& model, const Data& data);
 

@@ -2,6 +2,8 @@
 
 #include <Eigen/LU>
 #include <algorithm>
+#include <cmath>
+#include <numbers>
 
 #include "engine/actuation.h"
 #include "engine/derivatives.h"
@@ -136,6 +138,55 @@ void integrate_position(const Model& m, double* qpos, const double* qvel, double
       default:
         q[0] += h * v[0];
     }
+  }
+}
+
+void differentiate_position(const Model& m, double* qvel, double h, const double* qpos1,
+                            const double* qpos2) {
+  const Joints& j = m.joints;
+  for (int i = 0; i < j.count(); ++i) {
+    const double* a = qpos1 + j.qpos_adr[i];
+    const double* b = qpos2 + j.qpos_adr[i];
+    double* v = qvel + j.dof_adr[i];
+    int rotation_offset = 0;
+    switch (j.type[i]) {
+      case JointType::kFree:
+        for (int k = 0; k < 3; ++k) v[k] = (b[k] - a[k]) / h;
+        rotation_offset = 3;
+        [[fallthrough]];
+      case JointType::kBall: {
+        const double* qa = a + rotation_offset;
+        const double* qb = b + rotation_offset;
+        // The rotation from qa to qb in qa's frame: qa^-1 qb, as an angle
+        // in [-pi, pi] about its axis.
+        const Quaterniond relative = Quaterniond(qa[0], qa[1], qa[2], qa[3]).conjugate() *
+                                     Quaterniond(qb[0], qb[1], qb[2], qb[3]);
+        const Vector3d axis = relative.vec();
+        const double sine = axis.norm();
+        double angle = 2 * std::atan2(sine, relative.w());
+        if (angle > std::numbers::pi) angle -= 2 * std::numbers::pi;
+        const Vector3d rotation = sine > 0 ? Vector3d(axis * (angle / sine)) : Vector3d::Zero();
+        for (int k = 0; k < 3; ++k) v[rotation_offset + k] = rotation[k] / h;
+        break;
+      }
+      default:
+        v[0] = (b[0] - a[0]) / h;
+    }
+  }
+}
+
+void integrate(const Model& m, Data& d) {
+  switch (m.options.integrator) {
+    case Integrator::kEuler:
+      integrate_euler(m, d);
+      break;
+    case Integrator::kRk4:
+      integrate_rk4(m, d);
+      break;
+    case Integrator::kImplicit:
+    case Integrator::kImplicitFast:
+      integrate_implicit(m, d, m.options.integrator == Integrator::kImplicit);
+      break;
   }
 }
 

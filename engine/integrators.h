@@ -21,4 +21,7 @@ void integrate_rk4(const Model& model, Data& data);
 // the RNE derivative (implicitfast).
 void integrate_implicit(const Model& model, Data& data, bool with_bias);
 
+// The model's integrator (options.integrator), one of the above.
+void integrate(const Model& model, Data& data);
+
 }  // namespace pliant

@@ -46,18 +46,7 @@ void step(const Model& m, Data& d) {
   reset_if_bad(m, d, d.qvel, WarningKind::kBadQvel);
   forward(m, d);
   if (reset_if_bad(m, d, d.qacc, WarningKind::kBadQacc)) forward(m, d);
-  switch (m.options.integrator) {
-    case Integrator::kEuler:
-      integrate_euler(m, d);
-      break;
-    case Integrator::kRk4:
-      integrate_rk4(m, d);
-      break;
-    case Integrator::kImplicit:
-    case Integrator::kImplicitFast:
-      integrate_implicit(m, d, m.options.integrator == Integrator::kImplicit);
-      break;
-  }
+  integrate(m, d);
   ++d.step_count;
 }
 

@@ -1304,18 +1304,28 @@ class Compiler {
       p.solimp.push_back(s.solimp);
       p.margin.push_back(s.margin);
       p.gap.push_back(s.gap);
+      p.name.push_back(s.name);
+      add_name(ObjectType::kPair, s.name, p.count() - 1, s.where, "pair");
     }
     // Excludes are kept sorted by body pair, as MuJoCo stores them, so
     // collision filtering can search them.
-    std::vector<std::pair<int, int>> excluded;
+    struct Excluded {
+      int body1, body2;
+      const ExcludeSpec* spec;
+    };
+    std::vector<Excluded> excluded;
     for (const ExcludeSpec& s : spec_.excludes) {
-      excluded.emplace_back(lookup(ObjectType::kBody, s.body1, s.where, "body"),
-                            lookup(ObjectType::kBody, s.body2, s.where, "body"));
+      excluded.push_back({lookup(ObjectType::kBody, s.body1, s.where, "body"),
+                          lookup(ObjectType::kBody, s.body2, s.where, "body"), &s});
     }
-    std::stable_sort(excluded.begin(), excluded.end());
-    for (const auto& [body1, body2] : excluded) {
+    std::stable_sort(excluded.begin(), excluded.end(), [](const Excluded& a, const Excluded& b) {
+      return std::make_pair(a.body1, a.body2) < std::make_pair(b.body1, b.body2);
+    });
+    for (const auto& [body1, body2, spec] : excluded) {
       m_.excludes.body1.push_back(body1);
       m_.excludes.body2.push_back(body2);
+      m_.excludes.name.push_back(spec->name);
+      add_name(ObjectType::kExclude, spec->name, m_.excludes.count() - 1, spec->where, "exclude");
     }
   }
 

@@ -87,6 +87,12 @@ const std::string& Model::name(ObjectType type, int id) const {
     case ObjectType::kKey:
       names = &keyframes.name;
       break;
+    case ObjectType::kPair:
+      names = &pairs.name;
+      break;
+    case ObjectType::kExclude:
+      names = &excludes.name;
+      break;
     default:
       return empty;
   }

@@ -117,6 +117,8 @@ struct Data {
   VectorXd qfrc_constraint;
   VectorXd qacc;
 
+  // ---- inverse dynamics (pliant/inverse.h) ----
+  VectorXd qfrc_inverse;  // nv, the force that produces qacc
   // ---- RNE intermediates ----
   std::vector<Vector6d> cacc, cfrc_body;
 
@@ -135,6 +137,9 @@ struct Data {
 
   // ---- constraint solver (solve_constraints) ----
   SolverStatistics solver;  // iterations, convergence, per-iteration statistics
+  // Forward/inverse gaps when the fwdinv flag is on (pliant/inverse.h):
+  // constraint force, applied force; N or N m.
+  std::array<double, 2> solver_fwdinv{};
 
   // ---- diagnostics ----
   std::array<Warning, static_cast<int>(WarningKind::kCount)> warnings{};

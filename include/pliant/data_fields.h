@@ -74,6 +74,7 @@
   X(qacc_smooth, qacc_smooth, nv, 1, "m/s^2 or rad/s^2", "acceleration before constraints")      \
   X(qfrc_constraint, qfrc_constraint, nv, 1, "N or N m", "constraint force")                     \
   X(qacc, qacc, nv, 1, "m/s^2 or rad/s^2", "acceleration")                                       \
+  X(qfrc_inverse, qfrc_inverse, nv, 1, "N or N m", "force that produces qacc (inverse)")         \
   X(cacc, cacc, nbody, 6, "rad/s^2, m/s^2", "com-based body acceleration")                       \
   OWN(cfrc_body, cfrc_body, nbody, 6, "N m, N", "com-based body force of the bias pass")         \
   X(sensordata, sensordata, nsensordata, 1, "", "sensor values")                                 \

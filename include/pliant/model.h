@@ -352,12 +352,14 @@ struct Pairs {
   std::vector<SolImp> solimp;
   std::vector<double> margin, gap;
   std::vector<Vector5d> friction;  // tangent1, tangent2, spin, roll1, roll2
+  std::vector<std::string> name;
   int count() const { return static_cast<int>(geom1.size()); }
 };
 
 // Body pairs excluded from collision (<contact><exclude>).
 struct Excludes {
   std::vector<int> body1, body2;
+  std::vector<std::string> name;
   int count() const { return static_cast<int>(body1.size()); }
 };
 

@@ -18,7 +18,9 @@
 //   profile.h                the records Data holds
 //   step.h                   step and reset
 //   forward.h                the stages of forward dynamics
-//   integrate_position.h     qpos + h qvel on the configuration manifold
+//   integrate_position.h     qpos + h qvel on the configuration manifold, and back
+//   inverse.h                inverse dynamics: the force that gives qacc
+//   derivatives.h            derivatives of the step and of inverse dynamics
 //   energy.h                 potential and kinetic energy
 //   jacobian.h               Jacobians of points, frames, centres of mass
 //   state.h                  save and restore a state (MuJoCo's mjtState)
@@ -33,12 +35,14 @@
 #include "pliant/contact.h"
 #include "pliant/data.h"
 #include "pliant/data_fields.h"
+#include "pliant/derivatives.h"
 #include "pliant/eigen_types.h"
 #include "pliant/energy.h"
 #include "pliant/forward.h"
 #include "pliant/impact.h"
 #include "pliant/impedance.h"
 #include "pliant/integrate_position.h"
+#include "pliant/inverse.h"
 #include "pliant/jacobian.h"
 #include "pliant/load.h"
 #include "pliant/load_error.h"

@@ -3,19 +3,24 @@
 
 #include <cstdio>
 #include <iostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "engine/constraint/solve.h"
 #include "engine/dynamics.h"
 #include "pliant/data_fields.h"
+#include "pliant/derivatives.h"
 #include "pliant/energy.h"
 #include "pliant/forward.h"
+#include "pliant/inverse.h"
+#include "pliant/jacobian.h"
 #include "pliant/load.h"
 #include "pliant/step.h"
 #include "samples/bench/workloads.h"
 #include "samples/pliant/commands.h"
 #include "samples/pliant/field_json.h"
+#include "samples/pliant/state_file.h"
 #include "samples/pliant/stepping_options.h"
 #include "samples/runner/warning_printer.h"
 
@@ -30,8 +35,15 @@ struct DumpOptions {
   double tolerance = -1;
   int iterations = -1;
   int key = -1;
+  std::string state;  // JSON state file to start from (its ctrl held)
   bool each_key = false;
   std::string fields;  // comma-separated Data fields: print these instead
+  // The toolbox at each printed step (after the line's own fields).
+  std::vector<std::string> jacobians;  // "site:NAME", "body:NAME", "geom:NAME"
+  bool inverse = false;                // qfrc_inverse at the step's qacc
+  bool derivatives = false;            // transition A, B (and C, D with sensors)
+  bool centred = false;
+  double eps = 1e-6;
 };
 
 // A minimal JSON line writer: numbers with 17 significant digits, so every
@@ -61,6 +73,7 @@ class JsonLine {
     text_ += "]";
   }
   void raw(const char* text) { text_ += text; }
+  void raw(const std::string& text) { text_ += text; }
   const std::string& finish() {
     text_ += "}";
     return text_;
@@ -91,15 +104,94 @@ JsonLine step_line(long step, const Data& d) {
 }
 
 // The step, the time and the chosen fields.
-void print_fields(long step, const Data& d, const std::vector<int>& fields) {
+JsonLine fields_line(long step, const Data& d, const std::vector<int>& fields) {
   JsonLine line = step_line(step, d);
   add_fields(line, d, fields);
-  std::cout << line.finish() << "\n";
+  return line;
+}
+
+// A Jacobian request "TYPE:NAME" resolved to its type and id.
+struct JacobianRequest {
+  std::string label;
+  ObjectType type;
+  int id;
+};
+
+std::vector<JacobianRequest> resolve_jacobians(const Model& m,
+                                               const std::vector<std::string>& specs) {
+  std::vector<JacobianRequest> out;
+  for (const std::string& spec : specs) {
+    const size_t colon = spec.find(':');
+    const std::string kind = spec.substr(0, colon == std::string::npos ? 0 : colon);
+    const std::string name = colon == std::string::npos ? spec : spec.substr(colon + 1);
+    ObjectType type = ObjectType::kUnknown;
+    if (kind == "site") type = ObjectType::kSite;
+    if (kind == "body") type = ObjectType::kBody;
+    if (kind == "geom") type = ObjectType::kGeom;
+    if (type == ObjectType::kUnknown) {
+      throw LoadError("pliant dump --jacobian", 0,
+                      "'" + spec + "' is not TYPE:NAME; accepted types: site, body, geom");
+    }
+    const int id = m.id(type, name);
+    if (id < 0) {
+      throw LoadError("pliant dump --jacobian", 0,
+                      "the model has no " + kind + " named '" + name + "'");
+    }
+    out.push_back({spec, type, id});
+  }
+  return out;
+}
+
+// The toolbox's numbers at the current (forwarded) state, appended to the
+// line: Jacobians, inverse dynamics, transition derivatives. Inverse
+// dynamics and the derivatives leave the state as it was; the next step
+// recomputes everything else.
+void add_toolbox(JsonLine& line, const Model& m, Data& d, const DumpOptions& o,
+                 const std::vector<JacobianRequest>& jacobians) {
+  if (!jacobians.empty()) {
+    line.key("jacobian");
+    line.raw("{");
+    std::vector<double> jacp(3 * m.nv), jacr(3 * m.nv);
+    for (size_t i = 0; i < jacobians.size(); ++i) {
+      const JacobianRequest& r = jacobians[i];
+      if (r.type == ObjectType::kSite) jacobian_site(m, d, jacp.data(), jacr.data(), r.id);
+      if (r.type == ObjectType::kBody) jacobian_body(m, d, jacp.data(), jacr.data(), r.id);
+      if (r.type == ObjectType::kGeom) jacobian_geom(m, d, jacp.data(), jacr.data(), r.id);
+      line.raw((i ? ",\"" : "\"") + r.label + "\":[");
+      line.array(jacp);
+      line.raw(",");
+      line.array(jacr);
+      line.raw("]");
+    }
+    line.raw("}");
+  }
+  if (o.inverse) {
+    inverse(m, d);
+    line.key("qfrc_inverse");
+    line.array(d.qfrc_inverse);
+    line.key("efc_force_inverse");
+    line.array(d.efc.force);
+  }
+  if (o.derivatives) {
+    DifferenceOptions options;
+    options.eps = o.eps;
+    options.centred = o.centred;
+    const TransitionDerivatives t = transition_derivatives(m, d, options);
+    const auto matrix = [&](const char* name, const Eigen::MatrixXd& a) {
+      line.key(name);
+      const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> rows = a;
+      line.array(Eigen::Map<const VectorXd>(rows.data(), rows.size()));
+    };
+    matrix("A", t.A);
+    matrix("B", t.B);
+    matrix("C", t.C);
+    matrix("D", t.D);
+  }
 }
 
 // The default line: the state, forces and sensors, the contacts with their
 // forces, and the constraint rows with MuJoCo's type codes.
-void print_step(long step, const Model& m, const Data& d) {
+JsonLine default_line(long step, const Model& m, const Data& d) {
   static const std::vector<int> state =
       data_field_indices("qpos,qvel,act,qacc,qfrc_bias,qfrc_constraint,sensordata");
   static const std::vector<int> rows =
@@ -142,7 +234,7 @@ void print_step(long step, const Model& m, const Data& d) {
   line.integer(d.solver.iterations);
   line.key("energy");
   line.array(std::vector<double>{d.energy_potential, d.energy_kinetic});
-  std::cout << line.finish() << "\n";
+  return line;
 }
 
 void run_dump(const DumpOptions& o) {
@@ -157,12 +249,12 @@ void run_dump(const DumpOptions& o) {
   if (o.tolerance >= 0) model.options.tolerance = o.tolerance;
   if (o.iterations >= 0) model.options.iterations = o.iterations;
   Data data(model);
+  const std::vector<JacobianRequest> jacobians = resolve_jacobians(model, o.jacobians);
   const auto print = [&](long step) {
-    if (fields.empty()) {
-      print_step(step, model, data);
-    } else {
-      print_fields(step, data, fields);
-    }
+    JsonLine line =
+        fields.empty() ? default_line(step, model, data) : fields_line(step, data, fields);
+    add_toolbox(line, model, data, o, jacobians);
+    std::cout << line.finish() << "\n";
   };
   if (o.key >= 0) {
     if (o.key >= model.keyframes.count()) {
@@ -172,6 +264,7 @@ void run_dump(const DumpOptions& o) {
     }
     reset_to_keyframe(model, data, o.key);
   }
+  if (!o.state.empty()) read_state_file(o.state, model, data);
   if (o.each_key) {
     // One line per keyframe, at the keyframe's state, without stepping.
     for (int k = 0; k < model.keyframes.count(); ++k) {
@@ -208,16 +301,31 @@ void add_dump_command(CLI::App& app) {
   dump->add_option("--tol", o.tolerance, "Solver tolerance")->check(CLI::NonNegativeNumber);
   dump->add_option("--iters", o.iterations, "Solver iterations")->check(CLI::NonNegativeNumber);
   dump->add_option("--key", o.key, "Start from keyframe K")->check(CLI::NonNegativeNumber);
+  dump->add_option("--state", o.state,
+                   "Start from this JSON state file: qpos, qvel and optionally act, ctrl");
   dump->add_flag("--each-key", o.each_key,
                  "Print one line per keyframe at its state (numbered by keyframe), no stepping");
   dump->add_option("--fields", o.fields,
                    "Print these Data fields (comma-separated; `pliant fields` lists them) "
                    "instead of the default line");
+  dump->add_option("--jacobian", o.jacobians,
+                   "Also print the Jacobian of site:NAME, body:NAME or geom:NAME (repeatable)");
+  dump->add_flag("--inverse", o.inverse,
+                 "Also print qfrc_inverse (inverse dynamics at the step's qacc) and its "
+                 "constraint forces");
+  dump->add_flag("--derivatives", o.derivatives,
+                 "Also print the transition derivatives A, B, C, D (row-major, finite "
+                 "differences)");
+  dump->add_flag("--centred", o.centred, "Centred differences for --derivatives");
+  dump->add_option("--eps", o.eps, "Nudge size for --derivatives")->check(CLI::PositiveNumber);
   add_stepping_options(dump, o.stepping);
   dump->callback([] {
     try {
       run_dump(o);
     } catch (const LoadError& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      set_exit_code(kExitBadInput);
+    } catch (const std::invalid_argument& e) {
       std::cerr << "error: " << e.what() << "\n";
       set_exit_code(kExitBadInput);
     }

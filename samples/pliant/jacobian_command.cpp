@@ -2,7 +2,6 @@
 // site's Jacobians at a state, as one JSON object, for comparing them with
 // MuJoCo's mj_jac* from the shell (tests/reference3/compare_jacobians.py).
 
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -12,34 +11,12 @@
 #include "pliant/jacobian.h"
 #include "pliant/load.h"
 #include "samples/pliant/commands.h"
+#include "samples/pliant/state_file.h"
 
 namespace pliant::cli {
 namespace {
 
 using nlohmann::json;
-
-// qpos and qvel of a JSON file {"qpos": [...], "qvel": [...]}, checked
-// against the model's sizes.
-void read_state(const std::string& path, const Model& m, Data& d) {
-  std::ifstream in(path);
-  if (!in) throw LoadError(path, 0, "cannot open the state file");
-  json state;
-  try {
-    state = json::parse(in);
-  } catch (const json::exception& e) {
-    throw LoadError(path, 0, std::string("not JSON: ") + e.what());
-  }
-  const std::pair<const char*, VectorXd*> parts[] = {{"qpos", &d.qpos}, {"qvel", &d.qvel}};
-  for (const auto& [name, vector] : parts) {
-    if (!state.contains(name) || !state[name].is_array() ||
-        state[name].size() != static_cast<size_t>(vector->size())) {
-      throw LoadError(path, 0,
-                      std::string("needs \"") + name + "\": a list of " +
-                          std::to_string(vector->size()) + " numbers (nq, nv of " + m.file + ")");
-    }
-    for (int i = 0; i < vector->size(); ++i) (*vector)[i] = state[name][i].get<double>();
-  }
-}
 
 json jacobians(const Model& m, const Data& d) {
   const int n = 3 * m.nv;
@@ -81,7 +58,7 @@ void add_jacobian_command(CLI::App& app) {
     try {
       const Model model = load_model(path);
       Data data(model);
-      if (!state.empty()) read_state(state, model, data);
+      if (!state.empty()) read_state_file(state, model, data);
       forward(model, data);
       std::cout << jacobians(model, data).dump(-1, ' ', false, json::error_handler_t::strict)
                 << "\n";

@@ -56,6 +56,8 @@ void add_stepping_options(CLI::App* command, SteppingOptions& options) {
       ->add_option("--hessian-factor", options.hessian_factor,
                    "Newton's sparse Hessian factor (default: the cheaper by estimated work)")
       ->check(CLI::IsMember({"envelope", "blocks"}));
+  command->add_option("--integrator", options.integrator, "Integrator (default: the model's)")
+      ->check(CLI::IsMember({"euler", "rk4", "implicit", "implicitfast"}));
   command
       ->add_option("--ctrl-noise", options.ctrl_noise,
                    "Each step, ctrl = S * N(0,1) (mt19937_64 seeded with 1)")
@@ -73,6 +75,10 @@ void apply_solver_choice(const SteppingOptions& options, Model& model) {
   if (options.solver == "pgs") model.options.solver = SolverType::kPgs;
   if (options.hessian_factor == "envelope") model.options.hessian_factor = HessianFactor::kEnvelope;
   if (options.hessian_factor == "blocks") model.options.hessian_factor = HessianFactor::kBlocks;
+  if (options.integrator == "euler") model.options.integrator = Integrator::kEuler;
+  if (options.integrator == "rk4") model.options.integrator = Integrator::kRk4;
+  if (options.integrator == "implicit") model.options.integrator = Integrator::kImplicit;
+  if (options.integrator == "implicitfast") model.options.integrator = Integrator::kImplicitFast;
 }
 
 }  // namespace pliant::cli

@@ -6,12 +6,19 @@
 //       MuJoCo does not have is null), or every numeric field when none are
 //       named. Sizes (nq, nv, ...) are numbers, arrays are flat lists.
 //   node mujoco3.mjs dump MODEL.xml [--steps N] [--key K] [--disable a,b]
+//                                   [--integrator euler|rk4|implicit|implicitfast]
+//                                   [--state FILE (qpos, qvel, act, ctrl; ctrl held)]
+//                                   [--tol T (solver tolerance)]
 //                                   [--each-key]
 //       one JSON line per step before stepping, with the keys of
 //       `pliant dump`: step, time, qpos, qvel, act, qacc, sensordata, ncon,
 //       contacts (geom1, geom2, dist, pos, frame), nefc, efc_type. With
 //       --each-key, one line per keyframe at its state (step = keyframe),
-//       without stepping.
+//       without stepping. The toolbox at each printed step, with the keys
+//       of `pliant dump`: --jacobian site:NAME|body:NAME|geom:NAME
+//       (repeatable; mj_jacSite/Body/Geom), --inverse (mj_inverse:
+//       qfrc_inverse, efc_force_inverse), --derivatives [--centred]
+//       [--eps E] (mjd_transitionFD: A, B, C, D row-major).
 //   node mujoco3.mjs jac MODEL.xml [--state FILE]
 //       one JSON object: at the state of FILE (JSON with qpos and qvel;
 //       qpos0 and zero qvel without it), after mj_forward, the Jacobians
@@ -139,12 +146,65 @@ function disableBits(mujoco, names) {
   return bits;
 }
 
+// Every value given to a repeatable option.
+function options(name) {
+  const values = [];
+  for (let i = 0; i < rest.length - 1; ++i) if (rest[i] === name) values.push(rest[i + 1]);
+  return values;
+}
+
+function toolbox(mujoco, model, data, out) {
+  const nv = model.nv;
+  const jacobians = options('--jacobian');
+  if (jacobians.length) {
+    out.jacobian = {};
+    const jacp = new mujoco.DoubleBuffer(3 * nv), jacr = new mujoco.DoubleBuffer(3 * nv);
+    for (const spec of jacobians) {
+      const [kind, name] = spec.split(':');
+      const type = {site: 'mjOBJ_SITE', body: 'mjOBJ_BODY', geom: 'mjOBJ_GEOM'}[kind];
+      const id = mujoco.mj_name2id(model, mujoco.mjtObj[type].value, name);
+      if (id < 0) throw new Error(`no ${kind} named ${name}`);
+      const call = {site: 'mj_jacSite', body: 'mj_jacBody', geom: 'mj_jacGeom'}[kind];
+      mujoco[call](model, data, jacp, jacr, id);
+      out.jacobian[spec] = [Array.from(jacp.GetView()), Array.from(jacr.GetView())];
+    }
+    jacp.delete();
+    jacr.delete();
+  }
+  if (rest.includes('--inverse')) {
+    mujoco.mj_inverse(model, data);
+    out.qfrc_inverse = toList(data.qfrc_inverse);
+    out.efc_force_inverse = toList(data.efc_force).slice(0, data.nefc);
+  }
+  if (rest.includes('--derivatives')) {
+    const nx = 2 * nv + model.na, nu = model.nu, ns = model.nsensordata;
+    const a = new mujoco.DoubleBuffer(nx * nx), b = new mujoco.DoubleBuffer(nx * nu);
+    const c = new mujoco.DoubleBuffer(ns * nx), d = new mujoco.DoubleBuffer(ns * nu);
+    mujoco.mjd_transitionFD(model, data, Number(option('--eps', '1e-6')),
+                            rest.includes('--centred') ? 1 : 0, a, b, c, d);
+    out.A = Array.from(a.GetView());
+    out.B = Array.from(b.GetView());
+    out.C = Array.from(c.GetView());
+    out.D = Array.from(d.GetView());
+    for (const buffer of [a, b, c, d]) buffer.delete();
+  }
+}
+
 function dump(mujoco, model) {
   const steps = Number(option('--steps', '100'));
   const key = Number(option('--key', '-1'));
   model.opt.disableflags = model.opt.disableflags | disableBits(mujoco, option('--disable', ''));
+  const tolerance = option('--tol', '');
+  if (tolerance) model.opt.tolerance = Number(tolerance);
+  const integrator = option('--integrator', '');
+  if (integrator) model.opt.integrator = mujoco.mjtIntegrator['mjINT_' + integrator.toUpperCase()].value;
   const data = new mujoco.MjData(model);
   if (key >= 0) mujoco.mj_resetDataKeyframe(model, data, key);
+  const stateFile = option('--state', '');
+  if (stateFile) {
+    const state = JSON.parse(fs.readFileSync(stateFile, 'utf8'));
+    for (const name of ['qpos', 'qvel', 'act', 'ctrl']) if (state[name]) data[name].set(state[name]);
+  }
   const eachKey = rest.includes('--each-key');
   const lines = [];
   const count = eachKey ? model.nkey : steps;
@@ -157,14 +217,16 @@ function dump(mujoco, model) {
       contacts.push({geom1: con.geom1, geom2: con.geom2, dist: con.dist,
                      pos: toList(con.pos), frame: toList(con.frame)});
     }
-    lines.push(JSON.stringify({
+    const out = {
       step, time: data.time, qpos: toList(data.qpos), qvel: toList(data.qvel),
       act: toList(data.act), qacc: toList(data.qacc), sensordata: toList(data.sensordata), ncon: data.ncon, contacts,
       nefc: data.nefc, efc_type: toList(data.efc_type).slice(0, data.nefc),
       efc_force: toList(data.efc_force).slice(0, data.nefc),
       efc_aref: toList(data.efc_aref).slice(0, data.nefc),
       solver_niter: toList(data.solver_niter)?.[0] ?? null,
-    }));
+    };
+    toolbox(mujoco, model, data, out);
+    lines.push(JSON.stringify(out));
     if (!eachKey) mujoco.mj_step(model, data);
   }
   data.delete();

@@ -1,0 +1,248 @@
+#include <stdexcept>
+#include <vector>
+
+#include "engine/integrators.h"
+#include "engine/sensors.h"
+#include "pliant/derivatives.h"
+#include "pliant/energy.h"
+#include "pliant/forward.h"
+#include "pliant/integrate_position.h"
+#include "pliant/inverse.h"
+#include "pliant/state.h"
+#include "pliant/step.h"
+
+namespace pliant {
+namespace {
+
+// The first stage a nudge can change: a qpos nudge changes everything, a
+// qvel nudge the velocity stage on, act and ctrl the actuation stage on.
+enum class From { kPosition, kVelocity, kActuation };
+
+// One step from data's state, recomputing the stages from `from` on. The
+// stages before it must hold the results of the unnudged state (the step
+// of the centre point computed them; the integrators leave them).
+void step_from(const Model& m, Data& d, From from, bool sensors) {
+  if (from == From::kPosition) {
+    const long steps = d.step_count;
+    step(m, d);
+    d.step_count = steps;
+    return;
+  }
+  if (from == From::kVelocity) {
+    forward_velocity(m, d);
+    if (sensors) sensors_velocity(m, d);
+  }
+  forward_actuation(m, d);
+  forward_acceleration(m, d);
+  forward_constraint(m, d);
+  if (sensors) sensors_acceleration(m, d);
+  if (m.options.flags.energy) compute_energy(m, d);
+  if (m.options.flags.fwdinv) compare_forward_inverse(m, d);
+  integrate(m, d);
+}
+
+// Output of one step: the next state (qpos, qvel, act) and sensordata.
+struct Output {
+  std::vector<double> state;
+  Eigen::VectorXd sensors;
+};
+
+class Differencer {
+ public:
+  Differencer(const Model& m, Data& d, const DifferenceOptions& o)
+      : m_(m), d_(d), o_(o), ndx_(2 * m.nv + m.na) {
+    if (m.options.integrator == Integrator::kRk4) {
+      throw std::invalid_argument(
+          "transition derivatives: the RK4 integrator is not supported (its step reruns every "
+          "stage); accepted: Euler, implicit, implicitfast");
+    }
+    mask_ = kStateFullPhysics | kStateCtrl | (m.options.flags.warmstart ? kStateWarmstart : 0u);
+    saved_.resize(state_size(m, mask_));
+    get_state(m, d, saved_.data(), mask_);
+  }
+
+  // Steps from the saved state with `nudge` applied to data, reads the
+  // output and restores the state.
+  template <typename Nudge>
+  Output run(From from, Nudge nudge) {
+    nudge();
+    step_from(m_, d_, o_.skip_stages ? from : From::kPosition, o_.sensors);
+    Output out;
+    out.state.resize(m_.nq + m_.nv + m_.na);
+    get_state(m_, d_, out.state.data(), kStatePhysics);
+    if (o_.sensors) out.sensors = d_.sensordata;
+    set_state(m_, d_, saved_.data(), mask_);
+    return out;
+  }
+
+  // (b - a) / h for the state part (positions on the manifold).
+  Eigen::VectorXd state_difference(const Output& a, const Output& b, double h) const {
+    Eigen::VectorXd ds(ndx_);
+    differentiate_position(m_, ds.data(), h, a.state.data(), b.state.data());
+    const int nq = m_.nq, nv = m_.nv;
+    for (int i = 0; i < nv + m_.na; ++i) ds[nv + i] = (b.state[nq + i] - a.state[nq + i]) / h;
+    return ds;
+  }
+
+  // Writes column `c` of `state_jac` and `sensor_jac` from the centre and
+  // the nudged outputs (either nudge may be absent: one-sided).
+  void column(const Output& centre, const Output* plus, const Output* minus, int c,
+              Eigen::MatrixXd& state_jac, Eigen::MatrixXd& sensor_jac) const {
+    const double eps = o_.eps;
+    const Output* low = minus ? minus : &centre;
+    const Output* high = plus ? plus : &centre;
+    const double h = (plus && minus) ? 2 * eps : eps;
+    if (!plus && !minus) {
+      state_jac.col(c).setZero();
+      if (o_.sensors) sensor_jac.col(c).setZero();
+      return;
+    }
+    state_jac.col(c) = state_difference(*low, *high, h);
+    if (o_.sensors) sensor_jac.col(c) = (high->sensors - low->sensors) / h;
+  }
+
+ private:
+  const Model& m_;
+  Data& d_;
+  const DifferenceOptions& o_;
+  const int ndx_;
+  unsigned mask_ = 0;
+  std::vector<double> saved_;
+};
+
+}  // namespace
+
+TransitionDerivatives transition_derivatives(const Model& m, Data& d, const DifferenceOptions& o) {
+  check_data_matches(m, d);
+  const int nv = m.nv, na = m.na, nu = m.nu, ns = m.sensors.data_size;
+  const int ndx = 2 * nv + na;
+  const double eps = o.eps;
+  Differencer diff(m, d, o);
+  TransitionDerivatives out;
+  out.A.resize(ndx, ndx);
+  out.B.resize(ndx, nu);
+  if (o.sensors) {
+    out.C.resize(ns, ndx);
+    out.D.resize(ns, nu);
+  }
+  const Output centre = diff.run(From::kPosition, [] {});
+
+  // Controls: a limited control is nudged only within its range.
+  const std::vector<double> ctrl(d.ctrl.data(), d.ctrl.data() + nu);
+  for (int i = 0; i < nu; ++i) {
+    const bool limited = m.actuators.ctrl_limited[i];
+    const Vector2d range = m.actuators.ctrl_range[i];
+    const auto inside = [&](double a, double b) {
+      return !limited || (a >= range[0] && a <= range[1] && b >= range[0] && b <= range[1]);
+    };
+    const bool forward = inside(ctrl[i], ctrl[i] + eps);
+    const bool backward = (o.centred || !forward) && inside(ctrl[i] - eps, ctrl[i]);
+    Output plus, minus;
+    if (forward) plus = diff.run(From::kActuation, [&] { d.ctrl[i] += eps; });
+    if (backward) minus = diff.run(From::kActuation, [&] { d.ctrl[i] -= eps; });
+    diff.column(centre, forward ? &plus : nullptr, backward ? &minus : nullptr, i, out.B, out.D);
+  }
+
+  // One state column: forward, or centred, differences of `nudge(+-eps)`.
+  const auto state_column = [&](int c, From from, auto nudge) {
+    const Output plus = diff.run(from, [&] { nudge(eps); });
+    if (!o.centred) return diff.column(centre, &plus, nullptr, c, out.A, out.C);
+    const Output minus = diff.run(from, [&] { nudge(-eps); });
+    diff.column(centre, &plus, &minus, c, out.A, out.C);
+  };
+  for (int i = 0; i < na; ++i) {
+    state_column(2 * nv + i, From::kActuation, [&](double h) { d.act[i] += h; });
+  }
+  for (int i = 0; i < nv; ++i) {
+    state_column(nv + i, From::kVelocity, [&](double h) { d.qvel[i] += h; });
+  }
+  Eigen::VectorXd unit = Eigen::VectorXd::Zero(nv);
+  for (int i = 0; i < nv; ++i) {
+    unit.setZero();
+    unit[i] = 1;
+    state_column(i, From::kPosition,
+                 [&](double h) { integrate_position(m, d.qpos.data(), unit.data(), h); });
+  }
+  return out;
+}
+
+InverseDerivatives inverse_derivatives(const Model& m, Data& d, bool subtract_actuation,
+                                       const DifferenceOptions& o) {
+  check_data_matches(m, d);
+  if (m.options.integrator == Integrator::kRk4) {
+    throw std::invalid_argument(
+        "inverse derivatives: the RK4 integrator is not supported; accepted: Euler, implicit, "
+        "implicitfast");
+  }
+  if (m.options.noslip_iterations > 0) {
+    throw std::invalid_argument(
+        "inverse derivatives: the noslip solver is not supported (inverse dynamics has no "
+        "noslip pass); set noslip_iterations to 0");
+  }
+  const int nv = m.nv, ns = m.sensors.data_size, nm = static_cast<int>(d.qM.size());
+  const double eps = o.eps;
+  InverseDerivatives out;
+  out.DfDq.resize(nv, nv);
+  out.DfDv.resize(nv, nv);
+  out.DfDa.resize(nv, nv);
+  out.DmDq.resize(nm, nv);
+  if (o.sensors) {
+    out.DsDq.resize(ns, nv);
+    out.DsDv.resize(ns, nv);
+    out.DsDa.resize(ns, nv);
+  }
+  // The force of inverse dynamics from the stage `from` on.
+  const auto force = [&](From from) {
+    if (from == From::kPosition || !o.skip_stages) {
+      forward_position(m, d);
+      if (o.sensors) sensors_position(m, d);
+    }
+    if (from != From::kActuation || !o.skip_stages) {
+      forward_velocity(m, d);
+      if (o.sensors) sensors_velocity(m, d);
+    }
+    inverse_from_velocity(m, d, o.sensors);
+    Eigen::VectorXd f = d.qfrc_inverse;
+    if (subtract_actuation) {
+      forward_actuation(m, d);
+      f -= d.qfrc_actuator;
+    }
+    return f;
+  };
+  const Eigen::VectorXd qpos = d.qpos;
+  const Eigen::VectorXd f0 = force(From::kPosition);
+  const Eigen::VectorXd s0 = d.sensordata;
+  const Eigen::VectorXd m0 = d.qM;
+  const auto record = [&](int c, Eigen::MatrixXd& dfd, Eigen::MatrixXd& dsd,
+                          const Eigen::VectorXd& f) {
+    dfd.col(c) = (f - f0) / eps;
+    if (o.sensors) dsd.col(c) = (d.sensordata - s0) / eps;
+  };
+  for (int i = 0; i < nv; ++i) {
+    const double saved = d.qacc[i];
+    d.qacc[i] += eps;
+    const Eigen::VectorXd f = force(From::kActuation);
+    d.qacc[i] = saved;
+    record(i, out.DfDa, out.DsDa, f);
+  }
+  for (int i = 0; i < nv; ++i) {
+    const double saved = d.qvel[i];
+    d.qvel[i] += eps;
+    const Eigen::VectorXd f = force(From::kVelocity);
+    d.qvel[i] = saved;
+    record(i, out.DfDv, out.DsDv, f);
+  }
+  Eigen::VectorXd unit = Eigen::VectorXd::Zero(nv);
+  for (int i = 0; i < nv; ++i) {
+    unit.setZero();
+    unit[i] = 1;
+    integrate_position(m, d.qpos.data(), unit.data(), eps);
+    const Eigen::VectorXd f = force(From::kPosition);
+    d.qpos = qpos;
+    record(i, out.DfDq, out.DsDq, f);
+    out.DmDq.col(i) = (d.qM - m0) / eps;
+  }
+  return out;
+}
+
+}  // namespace pliant
