@@ -10,6 +10,7 @@
 #include "engine/parameter_warnings.h"
 #include "engine/tendon.h"
 #include "model/numeric_limits.h"
+#include "pliant/edit_model.h"
 #include "pliant/forward.h"
 #include "pliant/jacobian.h"
 
@@ -196,6 +197,13 @@ void compute_model_constants(Model& m) {
   m.stat.meaninertia = nv > 0 ? trace / nv : 1;
   compute_actuator_constants(m);
   record_parameter_warnings(m);
+}
+
+void set_const(Model& m) {
+  Bodies& b = m.bodies;
+  b.subtree_mass = b.mass;
+  for (int i = b.count() - 1; i > 0; --i) b.subtree_mass[b.parent[i]] += b.subtree_mass[i];
+  compute_model_constants(m);
 }
 
 }  // namespace pliant

@@ -12,6 +12,7 @@
 //   load.h, load_error.h     MJCF to Model, and its errors (file, line, what)
 //   model.h                  the compiled model's tables, options and enums
 //   model_fields.h           every size, option and array of Model, by name
+//   edit_model.h             change parameters between steps, set_const
 //   data.h                   the state and every stage's results
 //   data_fields.h            every array of Data, by name
 //   contact.h, constraint_rows.h, solver_statistics.h, spatial_inertia.h,
@@ -36,6 +37,7 @@
 #include "pliant/data.h"
 #include "pliant/data_fields.h"
 #include "pliant/derivatives.h"
+#include "pliant/edit_model.h"
 #include "pliant/eigen_types.h"
 #include "pliant/energy.h"
 #include "pliant/forward.h"

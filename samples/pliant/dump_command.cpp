@@ -20,6 +20,7 @@
 #include "samples/bench/workloads.h"
 #include "samples/pliant/commands.h"
 #include "samples/pliant/field_json.h"
+#include "samples/pliant/model_edits.h"
 #include "samples/pliant/state_file.h"
 #include "samples/pliant/stepping_options.h"
 #include "samples/runner/warning_printer.h"
@@ -38,6 +39,7 @@ struct DumpOptions {
   std::string state;  // JSON state file to start from (its ctrl held)
   bool each_key = false;
   std::string fields;  // comma-separated Data fields: print these instead
+  ModelEdits edits;    // parameters changed after loading
   // The toolbox at each printed step (after the line's own fields).
   std::vector<std::string> jacobians;  // "site:NAME", "body:NAME", "geom:NAME"
   bool inverse = false;                // qfrc_inverse at the step's qacc
@@ -245,6 +247,7 @@ void run_dump(const DumpOptions& o) {
     throw LoadError("pliant dump --fields", 0, e.what());
   }
   Model model = load_model(o.path);
+  apply_model_edits(o.edits, model);
   apply_solver_choice(o.stepping, model);
   if (o.tolerance >= 0) model.options.tolerance = o.tolerance;
   if (o.iterations >= 0) model.options.iterations = o.iterations;
@@ -319,6 +322,7 @@ void add_dump_command(CLI::App& app) {
   dump->add_flag("--centred", o.centred, "Centred differences for --derivatives");
   dump->add_option("--eps", o.eps, "Nudge size for --derivatives")->check(CLI::PositiveNumber);
   add_stepping_options(dump, o.stepping);
+  add_model_edit_options(dump, o.edits);
   dump->callback([] {
     try {
       run_dump(o);

@@ -8,6 +8,7 @@
 #include "pliant/sensor_types.h"
 #include "samples/pliant/commands.h"
 #include "samples/pliant/field_json.h"
+#include "samples/pliant/model_edits.h"
 
 namespace pliant::cli {
 namespace {
@@ -111,11 +112,14 @@ void add_info_command(CLI::App& app) {
   CLI::App* info = app.add_subcommand("info", "Load a model and print what it contains");
   static std::string path;
   static bool as_json = false;
+  static ModelEdits edits;
   info->add_option("model", path, "MJCF model file")->required();
   info->add_flag("--json", as_json, "One JSON object with MuJoCo's field names and codes");
+  add_model_edit_options(info, edits);
   info->callback([] {
     try {
-      const Model model = load_model(path);
+      Model model = load_model(path);
+      apply_model_edits(edits, model);
       if (as_json) {
         std::cout << model_json(model).dump() << "\n";
       } else {

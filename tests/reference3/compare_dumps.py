@@ -3,6 +3,7 @@
 
     compare_dumps.py PLIANT MODEL.xml [--steps N] [--disable a,b] [--tol T]
                      [--sensor-tol S] [--key K] [--contacts MIN [--contact-tol C]]
+                     [--edit NAME:INDEX:VALUE,... [--set-const yes]]
 
 Both engines start at qpos0 with zero ctrl, or at keyframe K (its ctrl held
 throughout), and step N times (default 200)
@@ -60,6 +61,12 @@ def main():
     extra = ["--disable", disable] if disable else []
     if "--key" in options:
         extra += ["--key", options["--key"]]
+    # --edit NAME:INDEX:VALUE,... and --set-const yes: the same model changes
+    # in both engines before stepping (a randomised model).
+    for edit in filter(None, options.get("--edit", "").split(",")):
+        extra += ["--edit", edit]
+    if options.get("--set-const") == "yes":
+        extra.append("--set-const")
     ours, error = dump([pliant, "dump", model, "--steps", steps] + extra)
     if ours is None:
         print("Pliant does not run %s: %s" % (model, error))

@@ -118,9 +118,16 @@ def main():
         return 2
     pliant, model = sys.argv[1], sys.argv[2]
     options = dict(zip(sys.argv[3::2], sys.argv[4::2]))
+    # --edit NAME:INDEX:VALUE,... and --set-const yes: the same changes to
+    # both engines' models before their fields are read.
+    edits = []
+    for edit in filter(None, options.get("--edit", "").split(",")):
+        edits += ["--edit", edit]
+    if options.get("--set-const") == "yes":
+        edits.append("--set-const")
     skip = set(filter(None, options.get("--skip", "").split(",")))
     only = set(filter(None, options.get("--only", "").split(",")))
-    ours, error = run_json([pliant, "info", model, "--json"])
+    ours, error = run_json([pliant, "info", model, "--json"] + edits)
     if ours is None:
         print("Pliant does not load %s: %s" % (model, error))
         if options.get("--refusals") == "agree":
@@ -138,7 +145,8 @@ def main():
             ours[name] = derive[1](ours)
     names = [n for n in ours if n not in skip and n not in own and (not only or n in only)]
     theirs, error = run_json(["node", os.path.join(HERE, "mujoco3.mjs"), "info", model,
-                              "--fields", ",".join(names + ["body_iquat", "body_inertia"])])
+                              "--fields", ",".join(names + ["body_iquat", "body_inertia"])] +
+                             edits)
     if theirs is None or "error" in theirs:
         print("MuJoCo 3.3.8 does not load %s: %s" % (model, error or theirs.get("error")))
         return 2

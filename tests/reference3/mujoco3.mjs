@@ -2,6 +2,7 @@
 // as a reference for Pliant's tests. Never used by the engine.
 //
 //   node mujoco3.mjs info MODEL.xml [--fields a,b,c]
+//                                   [--edit NAME:INDEX:VALUE ...] [--set-const]
 //       one JSON object: the compiled fields named (MuJoCo's names; a field
 //       MuJoCo does not have is null), or every numeric field when none are
 //       named. Sizes (nq, nv, ...) are numbers, arrays are flat lists.
@@ -25,6 +26,9 @@
 //       of every body (mj_jacBody, mj_jacBodyCom, mj_jacSubtreeCom and
 //       mj_jacDot at the body origin), geom (mj_jacGeom) and site
 //       (mj_jacSite), each a flat row-major 3 x nv list.
+//   info and dump take --edit NAME:INDEX:VALUE (repeatable: value INDEX of
+//   a model field or option written before anything else) and --set-const
+//   (mj_setConst after the edits), as `pliant info` and `pliant dump` do.
 //   A model that does not load prints {"error": "..."} and exits 2.
 //
 // The model's folder and the folders its files name (includes, meshes,
@@ -111,6 +115,26 @@ function fieldNames(object) {
     for (const name of Object.getOwnPropertyNames(p)) names.add(name);
   }
   return [...names].filter((n) => !n.startsWith('_') && n !== 'constructor');
+}
+
+function applyEdits(mujoco, model) {
+  for (const edit of options('--edit')) {
+    const [name, index, value] = edit.split(':');
+    const option = name.startsWith('opt_') ? name.slice(4) : null;
+    const target = option ? model.opt[option] : model[name];
+    if (option && typeof target === 'number') {
+      model.opt[option] = Number(value);
+    } else if (target && ArrayBuffer.isView(target)) {
+      target[Number(index)] = Number(value);
+    } else {
+      throw new Error(`--edit ${edit}: no writable field ${name}`);
+    }
+  }
+  if (rest.includes('--set-const')) {
+    const data = new mujoco.MjData(model);
+    mujoco.mj_setConst(model, data);
+    data.delete();
+  }
 }
 
 function info(mujoco, model) {
@@ -286,6 +310,7 @@ if (!model) {
   console.log(JSON.stringify({error: 'MuJoCo 3.3.8 could not load the model'}));
   process.exit(2);
 }
+applyEdits(mujoco, model);
 if (command === 'info') {
   console.log(JSON.stringify(info(mujoco, model)));
 } else if (command === 'jac') {
