@@ -317,6 +317,13 @@ class Compiler {
       t.faces.insert(t.faces.end(), p.mesh.faces.begin(), p.mesh.faces.end());
       t.volume.push_back(p.volume);
       t.maxhullvert.push_back(s.maxhullvert);
+      t.source_vertices.insert(t.source_vertices.end(), p.hull_points.begin(), p.hull_points.end());
+      t.scale.push_back(s.scale);
+      t.refpos.push_back(s.refpos);
+      t.refquat.push_back(s.refquat);
+      t.inertia.push_back(static_cast<int>(options.inertia));
+      t.frame_pos.push_back(p.pos);
+      t.frame_quat.push_back(p.quat);
       t.name.push_back(name);
       t.file.push_back(path);
       add_name(ObjectType::kMesh, name, static_cast<int>(i), s.where, "mesh");

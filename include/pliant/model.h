@@ -309,6 +309,19 @@ struct Meshes {
   std::vector<Vector3d> hull_vertices;                        // m
   std::vector<int> hull_neighbour_adr, hull_neighbour_count;  // per hull vertex
   std::vector<int> hull_neighbours;
+  // What each mesh was made from, so that it can be written back as MJCF
+  // (save_xml.h) and rebuilt bit for bit: its vertices as read from the file
+  // or the inline data (before scale, refpos and refquat; same count and
+  // order as `vertices`, at the same vert_adr), those three transforms, and
+  // the inertia mode (0 legacy, 1 convex, 2 exact, 3 shell).
+  std::vector<Vector3d> source_vertices;
+  std::vector<Vector3d> scale, refpos;
+  std::vector<Quaterniond> refquat;
+  std::vector<int> inertia;
+  // The mesh's principal frame in its transformed source frame (m): a mesh
+  // geom's frame is the frame written for it composed with this one.
+  std::vector<Vector3d> frame_pos;
+  std::vector<Quaterniond> frame_quat;
   int count() const { return static_cast<int>(vert_adr.size()); }
 };
 

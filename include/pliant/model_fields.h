@@ -216,6 +216,14 @@
       "neighbours of each hull vertex")                                                          \
   OWN(mesh_hullnbr, meshes.hull_neighbours, nmeshhullnbr, 1, "",                                 \
       "hull vertex neighbours, local to the hull")                                               \
+  OWN(mesh_sourcevert, meshes.source_vertices, nmeshvert, 3, "",                                 \
+      "vertices as read, before scale, refpos and refquat")                                      \
+  OWN(mesh_scale, meshes.scale, nmesh, 3, "", "scale applied to the source vertices")            \
+  OWN(mesh_refpos, meshes.refpos, nmesh, 3, "", "reference position of the source")              \
+  OWN(mesh_refquat, meshes.refquat, nmesh, 4, "", "reference orientation of the source")         \
+  OWN(mesh_inertia, meshes.inertia, nmesh, 1, "", "0 legacy, 1 convex, 2 exact, 3 shell")        \
+  OWN(mesh_framepos, meshes.frame_pos, nmesh, 3, "m", "principal frame in the source frame")     \
+  OWN(mesh_framequat, meshes.frame_quat, nmesh, 4, "", "principal axes in the source frame")     \
   X(tex_type, textures.type, ntex, 1, "", "0 2d, 1 cube, 2 skybox")                              \
   OWN(tex_width, textures.width, ntex, 1, "pixels", "width of a builtin texture")                \
   OWN(tex_height, textures.height, ntex, 1, "pixels", "height of a builtin texture")             \

@@ -10,6 +10,7 @@
 //
 // Each header stands alone; this one includes them all:
 //   load.h, load_error.h     MJCF to Model, and its errors (file, line, what)
+//   save_xml.h               Model to MJCF that loads back to the same Model
 //   model.h                  the compiled model's tables, options and enums
 //   model_fields.h           every size, option and array of Model, by name
 //   edit_model.h             change parameters between steps, set_const
@@ -52,6 +53,7 @@
 #include "pliant/model_fields.h"
 #include "pliant/profile.h"
 #include "pliant/ray.h"
+#include "pliant/save_xml.h"
 #include "pliant/sensor_types.h"
 #include "pliant/solver_params.h"
 #include "pliant/solver_statistics.h"

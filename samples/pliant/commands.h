@@ -15,6 +15,7 @@ void add_dump_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_tune_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
+void add_save_command(CLI::App& app);
 // Only when the viewer is built (PLIANT_HAS_VIEWER).
 void add_view_command(CLI::App& app);
 

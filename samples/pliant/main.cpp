@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   pliant::cli::add_run_command(app);
   pliant::cli::add_tune_command(app);
   pliant::cli::add_bench_command(app);
+  pliant::cli::add_save_command(app);
 #ifdef PLIANT_HAS_VIEWER
   pliant::cli::add_view_command(app);
 #endif
