@@ -124,6 +124,7 @@ void write_contacts(const Model& model, XmlElement& root) {
   const Pairs& p = model.pairs;
   for (int i = 0; i < p.count(); ++i) {
     XmlElement& e = section.add("pair");
+    if (!p.name[i].empty()) e.set("name", p.name[i]);
     e.set("geom1", required_name(model, ObjectType::kGeom, p.geom1[i], "geom"))
         .set("geom2", required_name(model, ObjectType::kGeom, p.geom2[i], "geom"))
         .set("condim", p.condim[i])
@@ -134,9 +135,9 @@ void write_contacts(const Model& model, XmlElement& root) {
   }
   const Excludes& x = model.excludes;
   for (int i = 0; i < x.count(); ++i) {
-    section.add("exclude")
-        .set("body1", body_name(model, x.body1[i]))
-        .set("body2", body_name(model, x.body2[i]));
+    XmlElement& e = section.add("exclude");
+    if (!x.name[i].empty()) e.set("name", x.name[i]);
+    e.set("body1", body_name(model, x.body1[i])).set("body2", body_name(model, x.body2[i]));
   }
   if (section.has_children()) root.add("contact") = std::move(section);
 }

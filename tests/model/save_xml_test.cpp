@@ -213,8 +213,8 @@ constexpr const char* kFeatureModel = R"(
     <site name="anchor" pos="0 0 1"/>
   </worldbody>
   <contact>
-    <pair geom1="ball" geom2="base" condim="4" friction="0.5 0.5 0.01 0.001 0.001"/>
-    <exclude body1="base" body2="tip"/>
+    <pair name="ball_base" geom1="ball" geom2="base" condim="4" friction="0.5 0.5 0.01 0.001 0.001"/>
+    <exclude name="base_tip" body1="base" body2="tip"/>
   </contact>
   <equality>
     <weld body1="tip" body2="base" relpose="0.1 0.2 0.3 0.7 0.1 0.1 0.1" active="false"/>
