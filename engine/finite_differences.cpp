@@ -37,7 +37,7 @@ void step_from(const Model& m, Data& d, From from, bool sensors) {
   forward_constraint(m, d);
   if (sensors) sensors_acceleration(m, d);
   if (m.options.flags.energy) compute_energy(m, d);
-  if (m.options.flags.fwdinv) compare_forward_inverse(m, d);
+  if (m.options.flags.fwdinv) compare_forward_inverse(m, d);  // as step()
   integrate(m, d);
 }
 

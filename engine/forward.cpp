@@ -10,7 +10,6 @@
 #include "engine/sensors.h"
 #include "engine/tendon.h"
 #include "pliant/energy.h"
-#include "pliant/inverse.h"
 
 namespace pliant {
 
@@ -81,7 +80,6 @@ void forward(const Model& m, Data& d, bool with_sensors) {
   forward_constraint(m, d);
   if (with_sensors) sensors_acceleration(m, d);
   if (m.options.flags.energy) compute_energy(m, d);
-  if (m.options.flags.fwdinv) compare_forward_inverse(m, d);
 }
 
 }  // namespace pliant

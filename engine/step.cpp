@@ -7,6 +7,7 @@
 #include "engine/integrators.h"
 #include "model/numeric_limits.h"
 #include "pliant/forward.h"
+#include "pliant/inverse.h"
 
 namespace pliant {
 namespace {
@@ -46,6 +47,7 @@ void step(const Model& m, Data& d) {
   reset_if_bad(m, d, d.qvel, WarningKind::kBadQvel);
   forward(m, d);
   if (reset_if_bad(m, d, d.qacc, WarningKind::kBadQacc)) forward(m, d);
+  if (m.options.flags.fwdinv) compare_forward_inverse(m, d);
   integrate(m, d);
   ++d.step_count;
 }

@@ -42,8 +42,8 @@ void inverse_from_velocity(const Model& model, Data& data, bool with_sensors);
 //   [0] = |qfrc_constraint(forward) - qfrc_constraint(inverse)|
 //   [1] = |qfrc_applied + J^T xfrc_applied + qfrc_actuator - qfrc_inverse|
 // Both are 0 without constraint rows. forward()'s results are left as they
-// were (qfrc_inverse keeps the inverse's answer). forward() calls it when
-// the model's fwdinv flag is on.
+// were (qfrc_inverse keeps the inverse's answer). step() calls it after
+// forward dynamics when the model's fwdinv flag is on, as MuJoCo's mj_step.
 void compare_forward_inverse(const Model& model, Data& data);
 
 }  // namespace pliant
