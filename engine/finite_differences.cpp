@@ -1,6 +1,10 @@
+#include <Eigen/Cholesky>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
+#include "engine/constraint/solve.h"
+#include "engine/dynamics.h"
 #include "engine/integrators.h"
 #include "engine/sensors.h"
 #include "pliant/derivatives.h"
@@ -10,6 +14,7 @@
 #include "pliant/inverse.h"
 #include "pliant/state.h"
 #include "pliant/step.h"
+#include "solvers/cost.h"
 
 namespace pliant {
 namespace {
@@ -18,14 +23,96 @@ namespace {
 // qvel nudge the velocity stage on, act and ctrl the actuation stage on.
 enum class From { kPosition, kVelocity, kActuation };
 
+// The constraint solve linearised at the centre point, for nudges that
+// leave the position stage (J, the rows, M) as it is. At the optimum,
+// M (a - a0) = J^T f(J a - aref); within the rows' active set,
+//   (M + J^T Dact J) da = d(qfrc_smooth) + J^T Dact d(aref),
+//   df = -Dact (J da - d(aref)),
+// with Dact the constraint cost's Hessian in jar: D for quadratic rows,
+// the cone's Hessian in an elliptic cone's middle zone, 0 for satisfied
+// rows and saturated friction loss. Quadratic rows make this exact, not an
+// approximation: the solve is linear in (a0, aref) while no row changes
+// state.
+class LinearisedSolve {
+ public:
+  LinearisedSolve(const Model& m, Data& d) : nv_(m.nv), nefc_(d.efc.count()) {
+    qacc_ = d.qacc;
+    qfrc_smooth_ = d.qfrc_smooth;
+    qfrc_constraint_ = d.qfrc_constraint;
+    force_ = d.efc.force;
+    aref_ = Eigen::Map<const VectorXd>(d.efc.aref.data(), nefc_);
+    Eigen::MatrixXd h = dense_mass_matrix(m, d);
+    j_ = Eigen::MatrixXd::Zero(nefc_, nv_);
+    dact_ = Eigen::MatrixXd::Zero(nefc_, nefc_);
+    if (nefc_ > 0) {
+      const ConstraintProblem p = constraint_problem(m, d);
+      for (int i = 0; i < nefc_; ++i) {
+        for (int k = 0; k < p.row_nnz[i]; ++k)
+          j_(i, p.col[p.row_adr[i] + k]) = p.J[p.row_adr[i] + k];
+      }
+      const VectorXd jar = j_ * qacc_ - aref_;
+      std::vector<RowState> state(nefc_);
+      std::vector<double> force(nefc_),
+          cones(static_cast<size_t>(p.ncone) * kMaxConeDim * kMaxConeDim);
+      evaluate_constraints(p, jar.data(), state.data(), force.data(), cones.data());
+      for (int i = 0; i < nefc_; ++i) {
+        if (state[i] == RowState::kQuadratic) dact_(i, i) = p.D[i];
+      }
+      for (int c = 0; c < p.ncone; ++c) {
+        const ConeGroup& cone = p.cones[c];
+        if (state[cone.first_row] != RowState::kCone) continue;
+        const double* block = cones.data() + static_cast<size_t>(c) * kMaxConeDim * kMaxConeDim;
+        for (int r = 0; r < cone.dim; ++r) {
+          for (int k = 0; k < cone.dim; ++k) {
+            dact_(cone.first_row + r, cone.first_row + k) = block[r * cone.dim + k];
+          }
+        }
+      }
+      h += j_.transpose() * dact_ * j_;
+    }
+    factor_.compute(h);
+  }
+
+  // data.qacc, efc.force and qfrc_constraint for data's (nudged) smooth
+  // force and reference acceleration, in place of the solver.
+  void apply(Data& d) const {
+    const Eigen::Map<const VectorXd> aref(d.efc.aref.data(), nefc_);
+    const VectorXd daref = aref - aref_;
+    const VectorXd da =
+        factor_.solve(d.qfrc_smooth - qfrc_smooth_ + j_.transpose() * (dact_ * daref));
+    d.qacc = qacc_ + da;
+    const VectorXd dforce = -(dact_ * (j_ * da - daref));
+    for (int i = 0; i < nefc_; ++i) d.efc.force[i] = force_[i] + dforce[i];
+    d.qfrc_constraint = qfrc_constraint_ + j_.transpose() * dforce;
+  }
+
+ private:
+  int nv_, nefc_;
+  VectorXd qacc_, qfrc_smooth_, qfrc_constraint_, aref_;
+  std::vector<double> force_;
+  Eigen::MatrixXd j_, dact_;
+  Eigen::LDLT<Eigen::MatrixXd> factor_;
+};
+
 // One step from data's state, recomputing the stages from `from` on. The
 // stages before it must hold the results of the unnudged state (the step
-// of the centre point computed them; the integrators leave them).
-void step_from(const Model& m, Data& d, From from, bool sensors) {
+// of the centre point computed them; the integrators leave them). With
+// `linear`, the constraint solve of a velocity, act or ctrl nudge is its
+// linearisation at the centre.
+void step_from(const Model& m, Data& d, From from, bool sensors,
+               const LinearisedSolve* linear = nullptr) {
   if (from == From::kPosition) {
-    const long steps = d.step_count;
-    step(m, d);
-    d.step_count = steps;
+    if (sensors) {
+      const long steps = d.step_count;
+      step(m, d);
+      d.step_count = steps;
+      return;
+    }
+    // step() without its sensors, which no one reads here (as MuJoCo's
+    // skipsensor).
+    forward(m, d, false);
+    if (m.options.flags.fwdinv) compare_forward_inverse(m, d);
+    integrate(m, d);
     return;
   }
   if (from == From::kVelocity) {
@@ -34,7 +121,11 @@ void step_from(const Model& m, Data& d, From from, bool sensors) {
   }
   forward_actuation(m, d);
   forward_acceleration(m, d);
-  forward_constraint(m, d);
+  if (linear) {
+    linear->apply(d);
+  } else {
+    forward_constraint(m, d);
+  }
   if (sensors) sensors_acceleration(m, d);
   if (m.options.flags.energy) compute_energy(m, d);
   if (m.options.flags.fwdinv) compare_forward_inverse(m, d);  // as step()
@@ -63,10 +154,15 @@ class Differencer {
 
   // Steps from the saved state with `nudge` applied to data, reads the
   // output and restores the state.
+  // Linearises the solve at data's current forward() results (the centre).
+  void linearise() { linear_ = std::make_unique<LinearisedSolve>(m_, d_); }
+
   template <typename Nudge>
   Output run(From from, Nudge nudge) {
     nudge();
-    step_from(m_, d_, o_.skip_stages ? from : From::kPosition, o_.sensors);
+    const bool linear = linear_ && from != From::kPosition;
+    step_from(m_, d_, o_.skip_stages || linear ? from : From::kPosition, o_.sensors,
+              linear ? linear_.get() : nullptr);
     Output out;
     out.state.resize(m_.nq + m_.nv + m_.na);
     get_state(m_, d_, out.state.data(), kStatePhysics);
@@ -108,6 +204,7 @@ class Differencer {
   const int ndx_;
   unsigned mask_ = 0;
   std::vector<double> saved_;
+  std::unique_ptr<LinearisedSolve> linear_;
 };
 
 }  // namespace
@@ -126,6 +223,16 @@ TransitionDerivatives transition_derivatives(const Model& m, Data& d, const Diff
     out.D.resize(ns, nu);
   }
   const Output centre = diff.run(From::kPosition, [] {});
+  if (o.linearise_solve) {
+    // The centre step left data with forward()'s results at the centre
+    // (the integrators change only the state, which run() restored).
+    if (m.options.noslip_iterations > 0) {
+      throw std::invalid_argument(
+          "transition derivatives: linearise_solve does not cover the noslip pass; set "
+          "noslip_iterations to 0 or difference the solve");
+    }
+    diff.linearise();
+  }
 
   // Controls: a limited control is nudged only within its range.
   const std::vector<double> ctrl(d.ctrl.data(), d.ctrl.data() + nu);

@@ -35,6 +35,16 @@ struct DifferenceOptions {
   // position stage; act and ctrl nudges skip position and velocity), as
   // MuJoCo does. The results are bit-identical either way (a test checks).
   bool skip_stages = true;
+  // Beyond MuJoCo: qvel, act and ctrl columns take the constraint solve's
+  // derivative instead of solving again. A nudge of them changes no
+  // geometry, so the rows, J and M stay; the solve's optimum moves by
+  // implicit differentiation of the convex problem within its active set
+  // (Newton's Hessian M + J^T Dact J, factored once). The smooth forces,
+  // activations and the integrator are differenced as before, with no
+  // collision and no solver run per column. Equal to differencing where
+  // no row changes state (a test compares with centred differences); qpos
+  // columns are differenced as before. Not with noslip.
+  bool linearise_solve = false;
 };
 
 struct TransitionDerivatives {

@@ -178,3 +178,51 @@ TEST(DifferentiatePosition, InvertsIntegratePosition) {
 
 }  // namespace
 }  // namespace pliant
+
+namespace pliant {
+namespace {
+
+// The largest difference between two matrices' columns first..last-1,
+// relative to the larger column norm (at least 1).
+double column_gap(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, int first, int last) {
+  double worst = 0;
+  for (int c = first; c < last; ++c) {
+    const double scale = std::max({1.0, a.col(c).norm(), b.col(c).norm()});
+    worst = std::max(worst, (a.col(c) - b.col(c)).norm() / scale);
+  }
+  return worst;
+}
+
+// The linearised solve against centred differences of full solves, with
+// contacts of both cones, a limit, friction loss and activations, for the
+// integrators it covers; qpos columns are the same computation.
+TEST(TransitionDerivatives, LinearisedSolveEqualsCentredDifferences) {
+  for (const char* cone : {"elliptic", "pyramidal"}) {
+    for (const char* integrator : {"Euler", "implicitfast", "implicit"}) {
+      std::string xml = kScene;
+      xml.replace(xml.find("<option integrator=\"implicitfast\"/>"), 34,
+                  std::string("<option integrator=\"") + integrator + "\" cone=\"" + cone +
+                      "\" tolerance=\"1e-14\" iterations=\"300\"/>");
+      const Model m = load_model_from_string(xml);
+      Data d(m);
+      d.ctrl << 0.3, 0.2;
+      for (int i = 0; i < 40; ++i) step(m, d);
+      d.qvel[m.nv - 1] = 0.8;
+      ASSERT_GT(d.contacts.size(), 3u);
+      DifferenceOptions centred, linear;
+      centred.centred = true;
+      linear.linearise_solve = true;
+      const TransitionDerivatives a = transition_derivatives(m, d, centred);
+      const TransitionDerivatives b = transition_derivatives(m, d, linear);
+      const int ndx = 2 * m.nv + m.na;
+      EXPECT_LT(column_gap(a.A, b.A, m.nv, ndx), 1e-5) << cone << " " << integrator;
+      EXPECT_LT(column_gap(a.B, b.B, 0, m.nu), 1e-5) << cone << " " << integrator;
+      EXPECT_LT(column_gap(a.C, b.C, m.nv, ndx), 1e-5) << cone << " " << integrator;
+      EXPECT_LT(column_gap(a.D, b.D, 0, m.nu), 1e-5) << cone << " " << integrator;
+      EXPECT_GT(b.B.norm(), 1e-3);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pliant
