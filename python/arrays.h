@@ -24,7 +24,7 @@ using RowMatrix6 = Eigen::Matrix<double, Eigen::Dynamic, 6, Eigen::RowMajor>;
 struct PyData {
   explicit PyData(std::shared_ptr<Model> model);
 
-  std::shared_ptr<Model> model;  // never modified: Model is immutable
+  std::shared_ptr<Model> model;  // its parameters may be edited between steps
   Data data;
   RowMatrix4 xquat, mocap_quat;  // (w, x, y, z)
   RowMatrix6 xfrc_applied;       // (force, torque) at each body's centre of mass

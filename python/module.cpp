@@ -18,6 +18,7 @@
 #include "pliant/step.h"
 #include "python/arrays.h"
 #include "python/batch_rollout.h"
+#include "python/dynamics_tools.h"
 #include "python/fields.h"
 #include "python/toolbox.h"
 
@@ -177,7 +178,7 @@ PYBIND11_MODULE(_pliant, mod) {
         return "<" + o.kind + " " + std::to_string(o.id) + " '" + o.name + "'>";
       });
 
-  py::class_<Model, ModelPtr> model(mod, "Model", "A compiled, immutable model");
+  py::class_<Model, ModelPtr> model(mod, "Model", "A compiled model; its parameters are writable");
   model
       .def_static(
           "from_xml_path",
@@ -274,6 +275,7 @@ PYBIND11_MODULE(_pliant, mod) {
   def_data_fields(data);
   def_field_tables(mod);
   def_toolbox(mod);
+  def_dynamics_tools(mod, model);
 
   mod.def(
       "step",

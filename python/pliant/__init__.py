@@ -9,7 +9,13 @@
 
 Every array of Model and Data is an attribute under its MuJoCo name
 (`model.body_mass`, `data.cvel`, ...); `pliant.model_fields()` and
-`pliant.data_fields()` list them with their shapes, units and docs.
+`pliant.data_fields()` list them with their shapes, units and docs. Model
+parameters are writable (`model.geom_friction[:, 0] = 0.5`, then
+`pliant.set_const(model)`); `data.contact` lists the contacts.
+
+The toolbox: Jacobians (`jac_site`, ...), `inverse`, `transition_fd`,
+`inverse_fd`, `get_state`/`set_state`, `copy_data`, `contact_force`,
+`save_xml`.
 
 `pliant.rollout` steps batches of trajectories on threads, and
 `pliant.distributed.rollout` spreads them over a Dask cluster.
@@ -37,15 +43,24 @@ def _find_numpy():
 
 _find_numpy()
 
-from ._pliant import (Data, LoadError, Model, ObjectRef, State, data_fields,  # noqa: E402,F401
-                      data_sizes, forward, get_state, jac, jac_body, jac_body_com, jac_dot,
-                      jac_geom, jac_site, jac_subtree_com, model_fields, model_options,
-                      model_sizes, reset, rollout, set_state, state_size, step)
+from ._pliant import (Data, LoadError, Model, ObjectRef, State, contact_force,  # noqa: E402,F401
+                      copy_data, data_fields, data_sizes, forward, get_state, inverse, inverse_fd,
+                      jac, jac_body, jac_body_com, jac_dot, jac_geom, jac_site, jac_subtree_com,
+                      model_fields, model_options, model_sizes, reset, rollout, save_xml,
+                      set_const, set_state, state_size, step, to_xml, transition_fd)
+from . import _model  # noqa: E402
+from ._contacts import Contacts  # noqa: E402
 
-__all__ = ["Data", "LoadError", "Model", "ObjectRef", "State", "data_fields", "data_sizes",
-           "forward", "get_state", "jac", "jac_body", "jac_body_com", "jac_dot", "jac_geom",
-           "jac_site", "jac_subtree_com", "model_fields", "model_options", "model_sizes",
-           "reset", "rollout", "set_state", "state_size", "step", "distributed"]
+_model.install(Model, model_fields(), model_options())
+Data.contact = property(lambda data: Contacts(data),
+                        doc="The last step's contacts, as MuJoCo's data.contact")
+
+__all__ = ["Data", "LoadError", "Model", "ObjectRef", "State", "contact_force", "copy_data",
+           "data_fields", "data_sizes", "forward", "get_state", "inverse", "inverse_fd", "jac",
+           "jac_body", "jac_body_com", "jac_dot", "jac_geom", "jac_site", "jac_subtree_com",
+           "model_fields", "model_options", "model_sizes", "reset", "rollout", "save_xml",
+           "set_const", "set_state", "state_size", "step", "to_xml", "transition_fd",
+           "distributed"]
 
 
 def __getattr__(name):

@@ -83,7 +83,7 @@ def test_copies_are_read_only(humanoid_path):
     with pytest.raises(ValueError):
         data.xmat[0, 0] = 2.0
     with pytest.raises(ValueError):
-        model.body_mass[1] = 2.0
+        model.body_parentid[1] = 2  # structure; parameters are writable (test_model_edit)
     with pytest.raises(AttributeError):
         model.nbody = 3
 
