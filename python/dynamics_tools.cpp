@@ -11,6 +11,7 @@
 #include "pliant/edit_model.h"
 #include "pliant/inverse.h"
 #include "pliant/model_fields.h"
+#include "pliant/ray.h"
 #include "pliant/save_xml.h"
 #include "pliant/state.h"
 #include "python/arrays.h"
@@ -90,6 +91,46 @@ void def_dynamics_tools(py::module_& mod, py::class_<Model, ModelPtr>& model) {
     edit_model_option(m, index, v.data(), static_cast<long>(v.size()));
   });
 
+  // Names and ids by Pliant's object type codes (pliant.mujoco maps
+  // mjtObj's onto them).
+  model.def("_name2id", [](const Model& m, int type, const std::string& name) {
+    return m.id(static_cast<ObjectType>(type), name);
+  });
+  model.def("_id2name", [](const Model& m, int type, int id) -> py::object {
+    const std::string& name = m.name(static_cast<ObjectType>(type), id);
+    if (name.empty()) return py::none();
+    return py::str(name);
+  });
+  mod.def(
+      "ray",
+      [](const ModelPtr& m, const PyData& d, const py::handle& origin, const py::handle& direction,
+         const py::object& groups, bool include_static, int exclude_body) {
+        const auto o = InArray::ensure(origin), v = InArray::ensure(direction);
+        if (!o || o.size() != 3 || !v || v.size() != 3) {
+          throw py::value_error("origin and direction must hold 3 numbers each");
+        }
+        check_same_model(m, d);
+        bool flags[kRayGeomGroups];
+        RayFilter filter;
+        if (!groups.is_none()) {
+          const auto g =
+              py::array_t<int, py::array::c_style | py::array::forcecast>::ensure(groups);
+          if (!g || g.size() != kRayGeomGroups) {
+            throw py::value_error("geomgroup must hold 6 flags (one per geom group 0..5)");
+          }
+          for (int k = 0; k < kRayGeomGroups; ++k) flags[k] = g.data()[k] != 0;
+          filter.geom_groups = flags;
+        }
+        filter.include_static = include_static;
+        filter.exclude_body = exclude_body;
+        const RayHit hit = cast_ray(*m, d.data, Vector3d(o.data()), Vector3d(v.data()), filter);
+        return py::make_tuple(hit.distance, hit.geom);
+      },
+      py::arg("model").none(false), py::arg("data").none(false), py::arg("origin"),
+      py::arg("direction"), py::arg("geomgroup") = py::none(), py::arg("include_static") = true,
+      py::arg("exclude_body") = -1,
+      "(distance, geom) of the nearest geom along origin + t direction, t >= 0; (-1, -1) when "
+      "none (mj_ray)");
   mod.def(
       "set_const",
       [](const ModelPtr& m, const py::object& data) {

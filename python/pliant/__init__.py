@@ -54,6 +54,9 @@ from ._contacts import Contacts  # noqa: E402
 _model.install(Model, model_fields(), model_options())
 Data.contact = property(lambda data: Contacts(data),
                         doc="The last step's contacts, as MuJoCo's data.contact")
+# Named access, model.geom("floor").friction and data.body("torso").xpos,
+# is installed by the MuJoCo face (pliant.mujoco).
+from . import mujoco as _mujoco_face  # noqa: E402,F401
 
 __all__ = ["Data", "LoadError", "Model", "ObjectRef", "State", "contact_force", "copy_data",
            "data_fields", "data_sizes", "forward", "get_state", "inverse", "inverse_fd", "jac",
