@@ -8,7 +8,10 @@
 // the median time per call, the range over the repetitions, and the ratios
 // of the medians to MuJoCo's.
 //
-//   derivative_bench [--repetitions R] [--calls C] [--centred]
+//   derivative_bench [--repetitions R] [--calls C] [--centred] [--profile N]
+//
+// --profile N makes N linearised calls on the humanoid and nothing else
+// (for perf or callgrind).
 
 #include <mujoco/mujoco.h>
 
@@ -50,6 +53,19 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--repetitions") && i + 1 < argc) repetitions = std::atoi(argv[++i]);
     if (!std::strcmp(argv[i], "--calls") && i + 1 < argc) calls = std::atoi(argv[++i]);
     if (!std::strcmp(argv[i], "--centred")) centred = true;
+    if (!std::strcmp(argv[i], "--profile") && i + 1 < argc) {
+      const int calls_to_profile = std::atoi(argv[++i]);
+      pliant::Model model =
+          pliant::load_model(std::string(PLIANT_TEST_MODELS) + "/dm_control/humanoid.xml");
+      pliant::Data data(model);
+      for (int k = 0; k < 200; ++k) pliant::step(model, data);
+      pliant::DifferenceOptions options;
+      options.sensors = false;
+      options.linearise_solve = true;
+      for (int k = 0; k < calls_to_profile; ++k)
+        pliant::transition_derivatives(model, data, options);
+      return 0;
+    }
   }
   const Case cases[] = {
       {"humanoid (contacts)", std::string(PLIANT_TEST_MODELS) + "/dm_control/humanoid.xml", 200},
