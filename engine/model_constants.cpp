@@ -8,6 +8,7 @@
 #include "engine/kinematics.h"
 #include "engine/length_range.h"
 #include "engine/parameter_warnings.h"
+#include "engine/spatial.h"
 #include "engine/tendon.h"
 #include "model/numeric_limits.h"
 #include "pliant/edit_model.h"
@@ -93,40 +94,68 @@ void compute_model_constants(Model& m) {
   forward_position(m, d);
   const int nv = m.nv;
 
-  // M^-1 J^T for a 6 x nv body Jacobian (translation rows, then rotation
-  // rows, as jacobian_body_com writes them), then the block traces.
-  using RowMajorJacobian = Eigen::Matrix<double, 6, Eigen::Dynamic, Eigen::RowMajor>;
-  RowMajorJacobian rows(6, nv);
-  Eigen::MatrixXd jac(6, nv), minv_jt(nv, 6);
+  // Each tree's dofs are one run (bodies are numbered depth first), and
+  // M^-1 couples nothing across trees: every solve below runs on the run of
+  // the tree it concerns, so the constants cost the sum over trees of
+  // their size squared, not the model's (a pile of 5 000 free boxes is
+  // 5 000 small trees).
+  std::vector<int> run_begin(m.body_count(), 0), run_end(m.body_count(), 0);
+  for (int k = 0; k < nv; ++k) {
+    const int root = m.bodies.root[m.dofs.body[k]];
+    if (run_end[root] == 0) run_begin[root] = k;
+    run_end[root] = k + 1;
+  }
+  const TreeSparsity tree = mass_sparsity(m);
+  VectorXd column = VectorXd::Zero(nv);  // zero outside the run being solved
+  // e^T M^-1 e for a vector e on a tree's run (given as a functor writing
+  // it into `column`), leaving `column` zero again.
+  const auto inverse_quadratic = [&](int begin, int end, const auto& fill) {
+    fill(column);
+    VectorXd e = column.segment(begin, end - begin);
+    tree_ldl_solve_range(tree, d.qLD.data(), d.qLDiagInv.data(), column.data(), begin, end);
+    const double value = e.dot(column.segment(begin, end - begin));
+    column.segment(begin, end - begin).setZero();
+    return value;
+  };
+
+  // The translational and rotational blocks of J M^-1 J^T at each body's
+  // centre of mass, by their mean diagonals: for each of the six rows of
+  // the body's Jacobian (translation, then rotation), row^T M^-1 row.
   for (int b = 1; b < m.body_count() && nv > 0; ++b) {
-    jacobian_body_com(m, d, rows.data(), rows.data() + 3 * nv, b);
-    jac = rows;
-    minv_jt = jac.transpose();
-    for (int c = 0; c < 6; ++c) solve_mass(m, d, minv_jt.col(c).data());
-    const Eigen::Matrix<double, 6, 6> a = jac * minv_jt;
-    double translation = (a(0, 0) + a(1, 1) + a(2, 2)) / 3;
-    double rotation = (a(3, 3) + a(4, 4) + a(5, 5)) / 3;
+    double translation = 0, rotation = 0;
+    const int root = m.bodies.root[b];
+    const int begin = run_begin[root], end = run_end[root];
     // As MuJoCo 3.3.8: a body that only translates has weights 1 / mass
     // and 0 (MuJoCo 2.2.2 averaged the translational diagonal over three
     // axes, a third or two thirds of this for one or two slides).
-    if (m.bodies.weld[b] == 0) {
+    if (m.bodies.weld[b] == 0 || end == begin) {
       translation = rotation = 0;
     } else if (m.bodies.simple[b] == 2) {
       translation = 1 / std::max(kMinValue, m.bodies.mass[b]);
       rotation = 0;
+    } else {
+      const Vector3d offset = d.xipos[b] - d.subtree_com[root];
+      for (int row = 0; row < 6; ++row) {
+        const double value = inverse_quadratic(begin, end, [&](VectorXd& e) {
+          for (int k = last_dof_of_chain(m, b); k >= 0; k = m.dofs.parent[k]) {
+            const Vector3d w = angular(d.cdof[k]);
+            const Vector3d v = linear(d.cdof[k]) + w.cross(offset);
+            e[k] = row < 3 ? v[row] : w[row - 3];
+          }
+        });
+        (row < 3 ? translation : rotation) += value / 3;
+      }
     }
     m.bodies.invweight0[b] = Vector2d(translation, rotation);
   }
 
   // The joint's diagonal block of M^-1: free joints average translation and
   // rotation separately, balls average their three, scalars take their own.
-  VectorXd column(nv);
   std::vector<double> minv_diagonal(nv);
   for (int i = 0; i < nv; ++i) {
-    column.setZero();
-    column[i] = 1;
-    solve_mass(m, d, column.data());
-    minv_diagonal[i] = column[i];
+    const int root = m.bodies.root[m.dofs.body[i]];
+    minv_diagonal[i] =
+        inverse_quadratic(run_begin[root], run_end[root], [&](VectorXd& e) { e[i] = 1; });
   }
   for (int j = 0; j < m.joints.count(); ++j) {
     const int dof = m.joints.dof_adr[j];

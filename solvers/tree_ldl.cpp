@@ -37,14 +37,19 @@ void tree_ldl_factor(const TreeSparsity& tree, double* values, double* inverse_d
 // up, scale, then forward-substitute L from the roots down.
 void tree_ldl_solve(const TreeSparsity& tree, const double* factor, const double* inverse_diagonal,
                     double* x) {
-  for (int i = tree.n - 1; i >= 0; --i) {
+  tree_ldl_solve_range(tree, factor, inverse_diagonal, x, 0, tree.n);
+}
+
+void tree_ldl_solve_range(const TreeSparsity& tree, const double* factor,
+                          const double* inverse_diagonal, double* x, int begin, int end) {
+  for (int i = end - 1; i >= begin; --i) {
     const double xi = x[i];
     if (xi == 0) continue;
     int slot = tree.address[i] + 1;
     for (int j = tree.parent[i]; j >= 0; j = tree.parent[j], ++slot) x[j] -= factor[slot] * xi;
   }
-  for (int i = 0; i < tree.n; ++i) x[i] *= inverse_diagonal[i];
-  for (int i = 0; i < tree.n; ++i) {
+  for (int i = begin; i < end; ++i) x[i] *= inverse_diagonal[i];
+  for (int i = begin; i < end; ++i) {
     int slot = tree.address[i] + 1;
     for (int j = tree.parent[i]; j >= 0; j = tree.parent[j], ++slot) x[i] -= factor[slot] * x[j];
   }

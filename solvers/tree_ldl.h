@@ -38,6 +38,13 @@ void tree_ldl_factor(const TreeSparsity& tree, double* values, double* inverse_d
 void tree_ldl_solve(const TreeSparsity& tree, const double* factor, const double* inverse_diagonal,
                     double* x);
 
+// The same for the rows begin..end-1 alone, a run closed under parents (whole
+// kinematic trees): x outside the run is neither read nor written, and M^-1
+// couples nothing across trees, so it equals the full solve of an x that is
+// zero outside the run. Costs the run's share of the factor.
+void tree_ldl_solve_range(const TreeSparsity& tree, const double* factor,
+                          const double* inverse_diagonal, double* x, int begin, int end);
+
 // y = M x for the (unfactored) matrix in row-ancestor storage.
 void tree_multiply(const TreeSparsity& tree, const double* values, const double* x, double* y);
 
