@@ -1,5 +1,6 @@
-// Pliant beside MuJoCo 2.2.2, in one process, on the same models with the
-// same options, control noise and step counts. The engines alternate in
+// Pliant beside MuJoCo (2.2.2, or 3.x when built in mujoco3/), in one
+// process, on the same models with the same options, control noise and step
+// counts. The engines alternate in
 // rounds so that both see the same machine; each round continues its
 // engine's own trajectory. Prints (and optionally writes) a Markdown report:
 // time per step and ratio with each engine's contacts, rows and solver
@@ -91,6 +92,31 @@ struct Settings {
 };
 
 // MuJoCo stepped with the same noise, timing only mj_step.
+// What differs between MuJoCo 2.2.2 and 3.x here: 3.x counts solver
+// iterations per constraint island (the most of any island is the step's)
+// and sizes one arena where 2.2.2 had a stack.
+int solver_iterations(const mjData* d) {
+#if mjVERSION_HEADER >= 300
+  int most = d->solver_niter[0];
+  for (int i = 1; i < std::min<int>(d->nisland, mjNISLAND); ++i) {
+    most = std::max(most, d->solver_niter[i]);
+  }
+  return most;
+#else
+  return d->solver_iter;
+#endif
+}
+
+double mujoco_heap_bytes(const mjModel* m, const mjData* d) {
+#if mjVERSION_HEADER >= 300
+  return static_cast<double>(m->nbuffer) + static_cast<double>(d->nbuffer) +
+         static_cast<double>(d->narena);
+#else
+  return static_cast<double>(m->nbuffer) + d->nbuffer +
+         static_cast<double>(d->nstack) * sizeof(mjtNum);
+#endif
+}
+
 double step_mujoco(const mjModel* m, mjData* d, long steps, ControlNoise& noise, StepTally& tally) {
   double seconds = 0;
   for (long s = 0; s < steps; ++s) {
@@ -98,7 +124,7 @@ double step_mujoco(const mjModel* m, mjData* d, long steps, ControlNoise& noise,
     const auto start = std::chrono::steady_clock::now();
     mj_step(m, d);
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    tally.add(d->ncon, d->nefc, d->solver_iter);
+    tally.add(d->ncon, d->nefc, solver_iterations(d));
   }
   return seconds;
 }
@@ -117,7 +143,11 @@ std::string write_box_pile(int boxes, int fixed_rows) {
 // holds a rows x rows matrix, so large piles hit its size limit).
 bool load_mujoco(const Workload& w, std::string& path, mjModel*& m, mjData*& d,
                  std::string& error) {
+#if mjVERSION_HEADER >= 300
+  int rows = 0;  // 3.x sizes its arena on demand: no <size njmax> needed
+#else
   int rows = 24 * w.boxes;
+#endif
   while (true) {
     if (w.boxes > 0) path = write_box_pile(w.boxes, rows);
     char message[1000] = "";
@@ -188,8 +218,7 @@ Comparison compare(const Workload& w, const Settings& s) {
   // buffers, stack arena included, as it reports them.
   c.pliant.heap_bytes = std::max(0.0, pliant::bench::heap_bytes_in_use() - heap1);
   if (m) {
-    c.mujoco.heap_bytes = static_cast<double>(m->nbuffer) + d->nbuffer +
-                          static_cast<double>(d->nstack) * sizeof(mjtNum);
+    c.mujoco.heap_bytes = mujoco_heap_bytes(m, d);
     c.mujoco_buffer_warnings =
         d->warning[mjWARN_CONTACTFULL].number + d->warning[mjWARN_CNSTRFULL].number;
   }
@@ -481,7 +510,7 @@ int main(int argc, char** argv) {
   results.insert(results.end(), scaling.begin(), scaling.end());
 
   std::ostringstream out;
-  out << "# Benchmarks: Pliant beside MuJoCo 2.2.2\n\n"
+  out << "# Benchmarks: Pliant beside MuJoCo " << mj_versionString() << "\n\n"
       << "Measured on " << today() << ", " << machine_description() << ".\n"
       << "Reproduce with `bash samples/bench/run_benchmarks.sh`: it builds the `bench` preset "
          "(optimised, asserts off, as Debian builds libmujoco), runs "
@@ -516,7 +545,8 @@ int main(int argc, char** argv) {
   out << "\n## Heap memory (model + data)\n\n"
       << "Pliant: bytes its model and data took from glibc's allocator (`mallinfo2`) while "
          "loading and stepping, growth included. MuJoCo: the model and data buffers it allocates "
-         "(`mjModel.nbuffer`, `mjData.nbuffer` and the stack arena `nstack`), fixed at "
+         "(`mjModel.nbuffer`, `mjData.nbuffer` and the stack arena: `nstack` in 2.x, `narena` in "
+         "3.x), fixed at "
          "`mj_makeData`.\n\n";
   report_memory(out, results);
   out << "\n## Batched rollouts (Pliant)\n\n"
