@@ -9,10 +9,10 @@
 // come in closed form from the soft-constraint model: each row's force is
 // minus the gradient of its cost at jar = J qacc - aref (equalities
 // -D jar, limits and contacts -D jar where jar < 0, friction loss clamped
-// to its bound, elliptic cones projected by zone; docs/physics.md). This is
-// what makes inverse dynamics well defined with contacts: the forces are a
-// function of the acceleration, not the answer of a complementarity
-// problem.
+// to its bound, elliptic cones projected by zone; docs/physics.md §5, §10).
+// This is what makes inverse dynamics well defined with contacts: the
+// forces are a function of the acceleration, not the answer of a
+// complementarity problem.
 //
 // qfrc_inverse holds what the actuators, qfrc_applied and xfrc_applied must
 // supply together; forward() then inverse() returns their sum
