@@ -3,6 +3,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "model/actuator_keywords.h"
 #include "model/element_parsers.h"
 #include "model/element_reading.h"
 
@@ -39,18 +40,9 @@ void read_actuator_common(AttributeReader& reader, ActuatorSpec& actuator) {
 }
 
 void read_general(AttributeReader& reader, const std::string&, ActuatorSpec& actuator) {
-  reader.read_keyword("dyntype", actuator.dyntype,
-                      {{"none", DynamicsType::kNone},
-                       {"integrator", DynamicsType::kIntegrator},
-                       {"filter", DynamicsType::kFilter},
-                       {"filterexact", DynamicsType::kFilterExact},
-                       {"muscle", DynamicsType::kMuscle}});
-  reader.read_keyword(
-      "gaintype", actuator.gaintype,
-      {{"fixed", GainType::kFixed}, {"affine", GainType::kAffine}, {"muscle", GainType::kMuscle}});
-  reader.read_keyword(
-      "biastype", actuator.biastype,
-      {{"none", BiasType::kNone}, {"affine", BiasType::kAffine}, {"muscle", BiasType::kMuscle}});
+  reader.read_keyword("dyntype", actuator.dyntype, KeywordTable<DynamicsType>(kDynamicsKeywords));
+  reader.read_keyword("gaintype", actuator.gaintype, KeywordTable<GainType>(kGainKeywords));
+  reader.read_keyword("biastype", actuator.biastype, KeywordTable<BiasType>(kBiasKeywords));
   read_partial(reader, "dynprm", actuator.dynprm, 10);
   read_partial(reader, "gainprm", actuator.gainprm, 10);
   read_partial(reader, "biasprm", actuator.biasprm, 10);

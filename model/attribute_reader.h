@@ -8,6 +8,7 @@
 #include <Eigen/Core>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,6 +53,12 @@ class AttributeReader {
   template <class T>
   bool read_keyword(const std::string& name, T& out,
                     std::initializer_list<std::pair<const char*, T>> choices) {
+    return read_keyword(
+        name, out, std::span<const std::pair<const char*, T>>(choices.begin(), choices.size()));
+  }
+  template <class T>
+  bool read_keyword(const std::string& name, T& out,
+                    std::span<const std::pair<const char*, T>> choices) {
     std::optional<std::string> value = text(name);
     if (!value) return false;
     std::string accepted;

@@ -2,52 +2,13 @@
 
 #include <vector>
 
+#include "model/actuator_keywords.h"
 #include "model/reload_inputs.h"
 #include "model/save_parts.h"
 #include "pliant/sensor_types.h"
 
 namespace pliant::save {
 namespace {
-
-const char* dyn_keyword(DynamicsType type) {
-  switch (type) {
-    case DynamicsType::kNone:
-      return "none";
-    case DynamicsType::kIntegrator:
-      return "integrator";
-    case DynamicsType::kFilter:
-      return "filter";
-    case DynamicsType::kFilterExact:
-      return "filterexact";
-    case DynamicsType::kMuscle:
-      return "muscle";
-  }
-  return "none";
-}
-
-const char* gain_keyword(GainType type) {
-  switch (type) {
-    case GainType::kFixed:
-      return "fixed";
-    case GainType::kAffine:
-      return "affine";
-    case GainType::kMuscle:
-      return "muscle";
-  }
-  return "fixed";
-}
-
-const char* bias_keyword(BiasType type) {
-  switch (type) {
-    case BiasType::kNone:
-      return "none";
-    case BiasType::kAffine:
-      return "affine";
-    case BiasType::kMuscle:
-      return "muscle";
-  }
-  return "none";
-}
 
 // The transmission's target attributes.
 void set_transmission(const Model& m, int i, XmlElement& e) {
@@ -97,9 +58,9 @@ void write_actuator(const Model& m, int i, XmlElement& section) {
       .set("cranklength", a.crank_length[i])
       .set("lengthrange", a.length_range[i])
       .set_bool("actearly", a.actearly[i])
-      .set("dyntype", dyn_keyword(a.dyn_type[i]))
-      .set("gaintype", gain_keyword(a.gain_type[i]))
-      .set("biastype", bias_keyword(a.bias_type[i]))
+      .set("dyntype", keyword_of<DynamicsType>(kDynamicsKeywords, a.dyn_type[i]))
+      .set("gaintype", keyword_of<GainType>(kGainKeywords, a.gain_type[i]))
+      .set("biastype", keyword_of<BiasType>(kBiasKeywords, a.bias_type[i]))
       .set("dynprm", std::span<const double>(a.dynprm[i]))
       .set("gainprm", std::span<const double>(a.gainprm[i]))
       .set("biasprm", std::span<const double>(a.biasprm[i]));
