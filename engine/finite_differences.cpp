@@ -325,20 +325,19 @@ InverseDerivatives inverse_derivatives(const Model& m, Data& d, bool subtract_ac
     dfd.col(c) = (f - f0) / eps;
     if (o.sensors) dsd.col(c) = (d.sensordata - s0) / eps;
   };
-  for (int i = 0; i < nv; ++i) {
-    const double saved = d.qacc[i];
-    d.qacc[i] += eps;
-    const Eigen::VectorXd f = force(From::kActuation);
-    d.qacc[i] = saved;
-    record(i, out.DfDa, out.DsDa, f);
-  }
-  for (int i = 0; i < nv; ++i) {
-    const double saved = d.qvel[i];
-    d.qvel[i] += eps;
-    const Eigen::VectorXd f = force(From::kVelocity);
-    d.qvel[i] = saved;
-    record(i, out.DfDv, out.DsDv, f);
-  }
+  // Acceleration and velocity columns: nudge one entry, restore it.
+  const auto nudge_each = [&](VectorXd& input, From from, Eigen::MatrixXd& dfd,
+                              Eigen::MatrixXd& dsd) {
+    for (int i = 0; i < nv; ++i) {
+      const double saved = input[i];
+      input[i] += eps;
+      const Eigen::VectorXd f = force(from);
+      input[i] = saved;
+      record(i, dfd, dsd, f);
+    }
+  };
+  nudge_each(d.qacc, From::kActuation, out.DfDa, out.DsDa);
+  nudge_each(d.qvel, From::kVelocity, out.DfDv, out.DsDv);
   Eigen::VectorXd unit = Eigen::VectorXd::Zero(nv);
   for (int i = 0; i < nv; ++i) {
     unit.setZero();

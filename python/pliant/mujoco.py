@@ -184,7 +184,7 @@ def _lookup(model, objtype, key):
 
 
 def _model_fields(model, objtype):
-    _, prefix, size = _kind(objtype)
+    _, prefix, _ = _kind(objtype)
     names = {f["name"] for f in _pliant.model_fields()}
 
     def locate(attr, id_):
@@ -193,10 +193,6 @@ def _model_fields(model, objtype):
             return name, id_
         return None
     return locate
-
-
-def _range(model, adr, num, id_):
-    return slice(int(adr[id_]), int(adr[id_]) + int(num[id_]))
 
 
 def _data_fields(data, objtype):
@@ -248,8 +244,6 @@ def _data_fields(data, objtype):
         for name in ("%s_%s" % (prefix, attr), attr):
             if table.get(name) == size:
                 return name, id_
-        if objtype == mjtObj.mjOBJ_GEOM and table.get("geom_" + attr) == "ngeom":
-            return "geom_" + attr, id_
         return None
     return locate
 
@@ -356,11 +350,6 @@ def mj_id2name(m, type, id):  # noqa: A002
 
 
 # ---------------------------------------------------------------- Jacobians
-def _out(array, rows, nv):
-    return None if array is None else array.reshape(rows * nv) if array.size == rows * nv \
-        else array
-
-
 def mj_jac(m, d, jacp, jacr, point, body):
     _pliant.jac(m, d, jacp, jacr, np.asarray(point, dtype=np.float64), body)
 
