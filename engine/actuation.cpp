@@ -286,12 +286,67 @@ MuscleState muscle_state(const Model& m, int i, const MuscleParams& p, double le
 // Muscle activation dynamics: with c = clamp(ctrl, 0, 1) and
 // a' = clamp(act, 0, 1), act_dot = (c - act) / tau, where tau =
 // tau_act (0.5 + 1.5 a') when c > act and tau_deact / (0.5 + 1.5 a')
-// otherwise (dynprm[0:2] = tau_act, tau_deact).
+// otherwise (dynprm[0:2] = tau_act, tau_deact). With tausmooth =
+// dynprm[2] > 0 the switch is a quintic smoothstep of (c - act) / tausmooth
+// + 0.5 between the two, as in MuJoCo 3.3.8.
 double muscle_activation_rate(double ctrl, double act, const std::array<double, 10>& prm) {
   const double c = std::clamp(ctrl, 0.0, 1.0);
   const double a = std::clamp(act, 0.0, 1.0);
-  const double tau = c - act > 0 ? prm[0] * (0.5 + 1.5 * a) : prm[1] / (0.5 + 1.5 * a);
-  return (c - act) / std::max(kMinValue, tau);
+  const double tau_act = prm[0] * (0.5 + 1.5 * a);
+  const double tau_deact = prm[1] / (0.5 + 1.5 * a);
+  const double excess = c - act;
+  double tau;
+  if (prm[2] < kMinValue) {
+    tau = excess > 0 ? tau_act : tau_deact;
+  } else {
+    const double x = excess / prm[2] + 0.5;
+    const double step = x <= 0 ? 0 : x >= 1 ? 1 : x * x * x * (3 * x * (2 * x - 5) + 10);
+    tau = tau_deact + (tau_act - tau_deact) * step;
+  }
+  return excess / std::max(kMinValue, tau);
+}
+
+// Whether <option actuatorgroupdisable> lists the actuator's group.
+bool actuator_disabled(const Model& m, int i) {
+  const int group = m.actuators.group[i];
+  return group >= 0 && group <= 30 && ((m.options.disableactuator >> group) & 1) != 0;
+}
+
+// Tendons with an actuator force range: the summed force of the actuators
+// on each (their actuator_force, gear not applied) is brought into the range
+// by scaling every one of them by bound / sum, as MuJoCo 3.3.8 does.
+void clamp_tendon_actuator_forces(const Model& m, Data& d) {
+  const Tendons& t = m.tendons;
+  const Actuators& a = m.actuators;
+  bool any = false;
+  for (int i = 0; i < m.nu && !any; ++i) {
+    any = a.trn_type[i] == TransmissionType::kTendon && t.actfrc_limited[a.trn_id[i][0]];
+  }
+  if (!any) return;
+  // The sums first (a few actuators per tendon: no allocation per step).
+  auto total_on = [&](int tendon) {
+    double total = 0;
+    for (int k = 0; k < m.nu; ++k) {
+      if (a.trn_type[k] == TransmissionType::kTendon && a.trn_id[k][0] == tendon) {
+        total += d.actuator_force[k];
+      }
+    }
+    return total;
+  };
+  for (int tendon = 0; tendon < t.count(); ++tendon) {
+    if (!t.actfrc_limited[tendon]) continue;
+    const double total = total_on(tendon);
+    const Vector2d& range = t.actfrc_range[tendon];
+    const double scale = total < range[0]   ? range[0] / total
+                         : total > range[1] ? range[1] / total
+                                            : 1.0;
+    if (scale == 1.0) continue;
+    for (int i = 0; i < m.nu; ++i) {
+      if (a.trn_type[i] == TransmissionType::kTendon && a.trn_id[i][0] == tendon) {
+        d.actuator_force[i] *= scale;
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -366,6 +421,7 @@ void actuation(const Model& m, Data& d) {
   if (!m.options.flags.actuation) return;
 
   for (int i = 0; i < m.nu; ++i) {
+    if (actuator_disabled(m, i)) continue;  // no force, no activation change
     const double length = d.actuator_length[i], velocity = d.actuator_velocity[i];
     const double ctrl = effective_ctrl(m, d, i);
     // Activation dynamics: integrator act_dot = ctrl; filter
@@ -433,6 +489,7 @@ void actuation(const Model& m, Data& d) {
     if (a.force_limited[i]) force = std::clamp(force, a.force_range[i][0], a.force_range[i][1]);
     d.actuator_force[i] = force;
   }
+  clamp_tendon_actuator_forces(m, d);
   // Generalized force: qfrc_actuator = moment^T force, plus gravity
   // compensation on joints that take it as actuator force, then each
   // joint's actuatorfrcrange.

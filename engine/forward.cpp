@@ -1,6 +1,7 @@
 #include "pliant/forward.h"
 
 #include "engine/actuation.h"
+#include "engine/camera_light.h"
 #include "engine/collision/collision.h"
 #include "engine/constraint/assemble.h"
 #include "engine/constraint/solve.h"
@@ -18,6 +19,7 @@ void forward_position(const Model& m, Data& d) {
     ScopedStageTimer timer(d.timers, Stage::kKinematics);
     kinematics(m, d);
     com_positions(m, d);
+    camera_light_poses(m, d);
     tendon_kinematics(m, d);
   }
   {

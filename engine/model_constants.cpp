@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "engine/actuation.h"
+#include "engine/camera_light.h"
 #include "engine/dynamics.h"
 #include "engine/kinematics.h"
 #include "engine/length_range.h"
@@ -90,8 +91,17 @@ void compute_actuator_constants(Model& m) {
 
 void compute_model_constants(Model& m) {
   classify_simple_bodies(m);
+  // The track modes' offsets are measured at qpos0 (sized first: the pass
+  // below places the cameras with them).
+  m.cameras.pos0.assign(m.cameras.count(), Vector3d::Zero());
+  m.cameras.poscom0.assign(m.cameras.count(), Vector3d::Zero());
+  m.cameras.mat0.assign(m.cameras.count(), Matrix3d::Identity());
+  m.lights.pos0.assign(m.lights.count(), Vector3d::Zero());
+  m.lights.poscom0.assign(m.lights.count(), Vector3d::Zero());
+  m.lights.dir0.assign(m.lights.count(), Vector3d::Zero());
   Data d(m);
   forward_position(m, d);
+  camera_light_constants(m, d);
   const int nv = m.nv;
 
   // Each tree's dofs are one run (bodies are numbered depth first), and

@@ -32,7 +32,6 @@ void read_actuator_common(AttributeReader& reader, ActuatorSpec& actuator) {
   reader.read("lengthrange", actuator.lengthrange);
   reader.read("refsite", actuator.refsite);
   reader.accept_unused("actdim", "Pliant gives a stateful actuator one activation");
-  reader.accept_unused("tausmooth", "Pliant switches the muscle time constants without smoothing");
   skip_user_data(reader);
 
   reader.read("body", actuator.body);
@@ -101,6 +100,9 @@ void read_velocity(AttributeReader& reader, const std::string&, ActuatorSpec& ac
   double kv = actuator.gainprm[0];
   reader.read("kv", kv);
   if (kv < 0) reader.fail("attribute 'kv' of <velocity> must not be negative");
+  // The whole bias is the velocity's, as in MuJoCo 3.3.8: a class whose
+  // default is a <position> lends no position term.
+  actuator.biasprm.fill(0);
   actuator.gainprm[0] = kv;
   actuator.biasprm[2] = -kv;
   actuator.dyntype = DynamicsType::kNone;
@@ -113,7 +115,7 @@ void read_damper(AttributeReader& reader, const std::string&, ActuatorSpec& actu
   double kv = 0;
   reader.read("kv", kv);
   if (kv < 0) reader.fail("attribute 'kv' of <damper> must not be negative");
-  actuator.gainprm[0] = actuator.gainprm[1] = 0;
+  actuator.gainprm.fill(0);  // the whole gain is the damper's, as in MuJoCo 3.3.8
   actuator.gainprm[2] = -kv;
   actuator.ctrllimited = TriState::kTrue;
   actuator.dyntype = DynamicsType::kNone;
@@ -159,15 +161,24 @@ void read_adhesion(AttributeReader& reader, const std::string&, ActuatorSpec& ac
 
 // Muscle parameters live in gainprm and biasprm alike: range (2), force,
 // scale, lmin, lmax, vmax, fpmax, fvmax; dynprm holds the activation and
-// deactivation time constants. A class's muscle values carry over.
+// deactivation time constants and tausmooth. As in MuJoCo 3.3.8, a value
+// the class left at the <general> default takes the muscle's default, any
+// other class value carries over, and the element's attributes win.
 void read_muscle(AttributeReader& reader, const std::string&, ActuatorSpec& actuator) {
-  std::array<double, 10> prm = {0.75, 1.05, -1, 200, 0.5, 1.6, 1.5, 1.3, 1.2, 0};
-  Vector2d timeconst(0.01, 0.04);
-  if (actuator.gaintype == GainType::kMuscle) {
-    prm = actuator.gainprm;
-    timeconst = Vector2d(actuator.dynprm[0], actuator.dynprm[1]);
+  constexpr std::array<double, 9> kMuscle = {0.75, 1.05, -1, 200, 0.5, 1.6, 1.5, 1.3, 1.2};
+  constexpr std::array<double, 9> kGeneral = {1, 0, 0, 0, 0, 0, 0, 0, 0};
+  std::array<double, 10> prm = actuator.gainprm;
+  for (int i = 0; i < 9; ++i) {
+    if (prm[i] == kGeneral[i]) prm[i] = kMuscle[i];
   }
+  std::array<double, 10> dyn = actuator.dynprm;
+  if (dyn[0] == 1) dyn[0] = 0.01;
+  if (dyn[1] == 0) dyn[1] = 0.04;
+  Vector2d timeconst(dyn[0], dyn[1]);
   reader.read("timeconst", timeconst);
+  double tausmooth = dyn[2];
+  reader.read("tausmooth", tausmooth);
+  if (tausmooth < 0) reader.fail("attribute 'tausmooth' of <muscle> must not be negative");
   Vector2d range(prm[0], prm[1]);
   reader.read("range", range);
   prm[0] = range[0];
@@ -177,9 +188,12 @@ void read_muscle(AttributeReader& reader, const std::string&, ActuatorSpec& actu
   actuator.dyntype = DynamicsType::kMuscle;
   actuator.gaintype = GainType::kMuscle;
   actuator.biastype = BiasType::kMuscle;
-  actuator.dynprm = {timeconst[0], timeconst[1], 0, 0, 0, 0, 0, 0, 0, 0};
+  dyn[0] = timeconst[0];
+  dyn[1] = timeconst[1];
+  dyn[2] = tausmooth;
+  actuator.dynprm = dyn;
   actuator.gainprm = prm;
-  actuator.biasprm = prm;
+  std::copy_n(prm.begin(), 9, actuator.biasprm.begin());
 }
 
 using ActuatorShortcut = void (*)(AttributeReader&, const std::string& kind, ActuatorSpec&);
@@ -200,7 +214,9 @@ void parse_actuator(AttributeReader& reader, const std::string& kind, ActuatorSp
   read_actuator_common(reader, actuator);
   // The shortcut elements fix the gain, bias and dynamics structure, as
   // MuJoCo 3.x's shortcuts do; the parameters they do not set keep the
-  // class's values (so a default <position kp kv> carries over).
+  // class's values (so a default <position kp kv> carries over), except
+  // where 3.3.8 clears them: <velocity> its whole bias, <damper> its whole
+  // gain.
   const auto shortcut = actuator_shortcuts().find(kind);
   if (shortcut != actuator_shortcuts().end()) shortcut->second(reader, kind, actuator);
   reader.finish();

@@ -30,7 +30,11 @@ bool parse_numbers(const std::string& text, std::vector<double>& out) {
 std::optional<std::string> AttributeReader::text(const std::string& name) {
   if (std::find(known_.begin(), known_.end(), name) == known_.end()) known_.push_back(name);
   const std::string* value = node_.find(name);
-  if (value == nullptr) return std::nullopt;
+  // An attribute written as "" (or only spaces) is absent, as MuJoCo 3.3.8
+  // reads it.
+  if (value == nullptr || value->find_first_not_of(" \t\n\r") == std::string::npos) {
+    return std::nullopt;
+  }
   return *value;
 }
 

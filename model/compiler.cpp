@@ -936,6 +936,15 @@ class Compiler {
       t.wrap_count.push_back(static_cast<int>(s.path.size()));
       t.limited.push_back(limited);
       t.range.push_back(s.range);
+      // MuJoCo 3.3.8 limits a tendon's actuator force only when
+      // actuatorfrclimited says "true": autolimits does not apply here
+      // (measured: a given range alone leaves tendon_actfrclimited 0).
+      const bool actfrc_limited = s.actuatorfrclimited == TriState::kTrue;
+      if (actfrc_limited && s.actuatorfrcrange[0] > s.actuatorfrcrange[1]) {
+        fail(s.where, "attribute 'actuatorfrcrange' of <tendon> needs range[0] <= range[1]");
+      }
+      t.actfrc_limited.push_back(actfrc_limited);
+      t.actfrc_range.push_back(s.actuatorfrcrange);
       t.solref_limit.push_back(s.solref_limit);
       t.solref_friction.push_back(s.solref_friction);
       t.solimp_limit.push_back(s.solimp_limit);

@@ -28,6 +28,7 @@ bool integer_parameter(std::string_view name, Codes* codes) {
       {"jnt_actfrclimited", Codes::kFlag},
       {"jnt_actgravcomp", Codes::kFlag},
       {"tendon_limited", Codes::kFlag},
+      {"tendon_actfrclimited", Codes::kFlag},
       {"actuator_ctrllimited", Codes::kFlag},
       {"actuator_forcelimited", Codes::kFlag},
       {"actuator_actlimited", Codes::kFlag},
@@ -157,10 +158,16 @@ void edit_model_option(Model& m, int index, const double* values, long count) {
                                   std::to_string(static_cast<int>(largest)));
     }
   }
-  if ((name == "opt_iterations" || name == "opt_noslip_iterations") &&
+  if ((name == "opt_iterations" || name == "opt_noslip_iterations" ||
+       name == "opt_ls_iterations") &&
       (values[0] != std::floor(values[0]) || values[0] < 0)) {
     throw std::invalid_argument(name + " is " + std::to_string(values[0]) +
                                 "; accepted: a non-negative integer");
+  }
+  if (name == "opt_disableactuator" &&
+      (values[0] != std::floor(values[0]) || values[0] < 0 || values[0] > 2147483647.0)) {
+    throw std::invalid_argument("opt_disableactuator is " + std::to_string(values[0]) +
+                                "; accepted: a bit mask of actuator groups 0 to 30");
   }
   if (name == "opt_timestep" && !(values[0] > 0)) {
     throw std::invalid_argument("opt_timestep is " + std::to_string(values[0]) +

@@ -368,9 +368,10 @@ void parse_tendon(AttributeReader& reader, TendonSpec& tendon) {
   reader.read("rgba", tendon.rgba);
   reader.has("material");
   reader.accept_unused("armature", "Pliant adds no tendon armature to the mass matrix");
-  const std::string frcrange = "Pliant does not clamp actuator force through tendons";
-  reader.accept_unused("actuatorfrcrange", frcrange);
-  reader.accept_unused("actuatorfrclimited", frcrange);
+  if (reader.read("actuatorfrcrange", tendon.actuatorfrcrange)) {
+    tendon.actuatorfrcrange_given = true;
+  }
+  read_tristate(reader, "actuatorfrclimited", tendon.actuatorfrclimited);
   skip_user_data(reader);
   reader.finish();
 }
@@ -482,20 +483,29 @@ void parse_option(AttributeReader& reader, Options& options) {
       "solver", options.solver,
       {{"PGS", SolverType::kPgs}, {"CG", SolverType::kCg}, {"Newton", SolverType::kNewton}});
   reader.read("iterations", options.iterations);
+  reader.read("ls_iterations", options.ls_iterations);
+  reader.read("ls_tolerance", options.ls_tolerance);
   reader.read("noslip_iterations", options.noslip_iterations);
   reader.read("mpr_iterations", options.mpr_iterations);
   reader.read("ccd_iterations", options.mpr_iterations);
-  if (options.iterations < 0 || options.noslip_iterations < 0 || options.mpr_iterations < 0) {
+  if (options.iterations < 0 || options.noslip_iterations < 0 || options.mpr_iterations < 0 ||
+      options.ls_iterations < 0) {
     reader.fail("iteration counts of <option> must not be negative");
   }
-  // Documented in MuJoCo 3.3.8, meaningless to Pliant's solvers.
-  const std::string line_search = "Pliant's line search is exact, with no iteration budget";
-  reader.accept_unused("ls_iterations", line_search);
-  reader.accept_unused("ls_tolerance", line_search);
+  if (!(options.ls_tolerance >= 0)) reader.fail("ls_tolerance of <option> must not be negative");
   reader.accept_unused("sdf_iterations", "Pliant has no SDF collisions (plugins)");
   reader.accept_unused("sdf_initpoints", "Pliant has no SDF collisions (plugins)");
-  reader.accept_unused("actuatorgroupdisable",
-                       "Pliant has no actuator groups to disable; every actuator acts");
+  std::vector<int> disabled_groups;
+  if (reader.read_integers("actuatorgroupdisable", disabled_groups, 1, 31)) {
+    options.disableactuator = 0;
+    for (int group : disabled_groups) {
+      if (group < 0 || group > 30) {
+        reader.fail("'actuatorgroupdisable' lists group " + std::to_string(group) +
+                    "; accepted: actuator groups 0 to 30");
+      }
+      options.disableactuator |= 1 << group;
+    }
+  }
   reader.finish();
 }
 

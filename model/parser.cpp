@@ -236,7 +236,7 @@ class Parser {
   // The class an element uses: its own class attribute, else the inherited one.
   int class_of(const XmlNode& node, int inherited) const {
     const std::string* name = node.find("class");
-    if (name == nullptr) return inherited;
+    if (name == nullptr || name->empty()) return inherited;  // "" is absent, as in MuJoCo
     auto it = class_ids_.find(*name);
     if (it == class_ids_.end()) {
       fail_at(node, "unknown default class '" + *name + "' on <" + node.name +

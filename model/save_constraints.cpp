@@ -101,6 +101,8 @@ void write_tendon(const Model& m, int i, XmlElement& section) {
   e.set_name(t.name[i]);
   e.set_bool("limited", t.limited[i])
       .set("range", t.range[i])
+      .set_bool("actuatorfrclimited", t.actfrc_limited[i])
+      .set("actuatorfrcrange", t.actfrc_range[i])
       .set("margin", t.margin[i])
       .set("stiffness", t.stiffness[i])
       .set("damping", t.damping[i])

@@ -147,6 +147,7 @@ void write_option(const Model& m, XmlElement& root) {
       .set("apirate", o.apirate)
       .set("impratio", o.impratio)
       .set("tolerance", o.tolerance)
+      .set("ls_tolerance", o.ls_tolerance)
       .set("noslip_tolerance", o.noslip_tolerance)
       .set("ccd_tolerance", o.mpr_tolerance)
       .set("gravity", o.gravity)
@@ -164,8 +165,15 @@ void write_option(const Model& m, XmlElement& root) {
       .set("jacobian", keyword(o.jacobian))
       .set("solver", keyword(o.solver))
       .set("iterations", o.iterations)
+      .set("ls_iterations", o.ls_iterations)
       .set("noslip_iterations", o.noslip_iterations)
       .set("ccd_iterations", o.mpr_iterations);
+  std::string disabled;
+  for (int group = 0; group <= 30; ++group) {
+    if (o.disableactuator & (1 << group))
+      disabled += (disabled.empty() ? "" : " ") + std::to_string(group);
+  }
+  if (!disabled.empty()) option.set("actuatorgroupdisable", disabled);
   write_flags(o.flags, option);
 }
 

@@ -264,6 +264,11 @@ struct TendonSpec {
   TriState limited = TriState::kAuto;
   bool range_given = false;
   Vector2d range{0, 0};
+  // The total force of the actuators pulling on the tendon is scaled into
+  // this range.
+  TriState actuatorfrclimited = TriState::kAuto;
+  bool actuatorfrcrange_given = false;
+  Vector2d actuatorfrcrange{0, 0};
   double margin = 0, stiffness = 0, damping = 0, frictionloss = 0;
   Vector2d springlength{-1, -1};  // rest length, or a dead band [low, high]
   double width = 0.003;

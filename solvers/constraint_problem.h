@@ -62,6 +62,10 @@ struct ConstraintProblem {
   double scale = 1;  // 1 / (meaninertia * max(1, nv))
   double tolerance = 1e-8;
   int iterations = 100;
+  // The line search: at most ls_iterations evaluations; done when
+  // |slope| < tolerance * ls_tolerance * |s| / scale.
+  int ls_iterations = 50;
+  double ls_tolerance = 0.01;
 
   // Where the primal solvers start (nullptr: a0); PGS starts from
   // force_start (nullptr: zero).

@@ -286,7 +286,8 @@ LineSearchResult exact_line_search(const LineSearchInput& in) {
   const ConstraintProblem& p = *in.problem;
   LineSearchResult result;
   if (in.search_norm < 1e-15) return result;
-  const double gtol = p.tolerance * 0.01 * in.search_norm / p.scale;
+  const double gtol = p.tolerance * p.ls_tolerance * in.search_norm / p.scale;
+  const int budget = p.ls_iterations;
   int& count = result.evaluations;
   LineWindow window(in);
   const bool windowed = in.live != nullptr;
@@ -325,13 +326,13 @@ LineSearchResult exact_line_search(const LineSearchInput& in) {
   const double dir = x.d1 < 0 ? 1 : -1;
   LinePoint last;
   bool moved = false;
-  while (x.d1 * dir <= -gtol && count < kMaxLineSearchEvaluations) {
+  while (x.d1 * dir <= -gtol && count < budget) {
     last = x;
     moved = true;
     x = newton(x);
     if (converged(x)) return finish(x);
   }
-  if (count >= kMaxLineSearchEvaluations || !moved) return finish(x);
+  if (count >= budget || !moved) return finish(x);
 
   // Bracketed phase between x and last (slopes of opposite signs). Each
   // round adds the midpoint to the candidates (x's Newton step, and at
@@ -354,7 +355,7 @@ LineSearchResult exact_line_search(const LineSearchInput& in) {
     if (updated) next = newton(end);
     return updated;
   };
-  while (count < kMaxLineSearchEvaluations) {
+  while (count < budget) {
     narrow(x.alpha, last.alpha);
     const LinePoint mid = eval(0.5 * (x.alpha + last.alpha));
     const LinePoint candidates[3] = {x_next, last_next, mid};

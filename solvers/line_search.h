@@ -6,7 +6,8 @@
 // minimised as MuJoCo 3.3.8 does: one Newton step from 0 always tried, then
 // Newton steps on the 1-D function the way of descent, bracketing the
 // minimum once the derivative changes sign, until |derivative| < gtol with
-// gtol = tolerance * 0.01 * |s| / scale, or 50 evaluations.
+// gtol = tolerance * ls_tolerance * |s| / scale, or ls_iterations
+// evaluations (MuJoCo's option defaults: 0.01 and 50).
 
 #include "solvers/constraint_problem.h"
 
@@ -43,8 +44,6 @@ struct LineSearchResult {
   double cost = 0;   // total cost at alpha
   int evaluations = 0;
 };
-
-constexpr int kMaxLineSearchEvaluations = 50;
 
 // Evaluates the 1-D function at alpha.
 LinePoint evaluate_line(const LineSearchInput& input, double alpha);

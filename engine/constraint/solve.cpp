@@ -55,6 +55,8 @@ ConstraintProblem constraint_problem(const Model& m, Data& d) {
   p.scale = 1 / (m.stat.meaninertia * std::max(1, m.nv));
   p.tolerance = m.options.tolerance;
   p.iterations = m.options.iterations;
+  p.ls_iterations = m.options.ls_iterations;
+  p.ls_tolerance = m.options.ls_tolerance;
   p.dense_hessian = efc.dense;
   p.factor = static_cast<ConstraintProblem::Factor>(m.options.hessian_factor);
   return p;

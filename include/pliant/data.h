@@ -81,6 +81,8 @@ struct Data {
   std::vector<Vector3d> xanchor, xaxis;  // joint anchor and axis in world
   std::vector<Vector3d> geom_xpos, site_xpos;
   std::vector<Matrix3d> geom_xmat, site_xmat;
+  std::vector<Vector3d> cam_xpos, light_xpos, light_xdir;  // camera_light.h
+  std::vector<Matrix3d> cam_xmat;
   std::vector<Vector3d> subtree_com;   // m
   std::vector<SpatialInertia> cinert;  // body inertia about subtree_com[root]
   std::vector<Vector6d> cdof;          // nv motion axes

@@ -47,6 +47,10 @@
   X(geom_xmat, geom_xmat, ngeom, 9, "", "geom orientation")                                      \
   X(site_xpos, site_xpos, nsite, 3, "m", "site position")                                        \
   X(site_xmat, site_xmat, nsite, 9, "", "site orientation")                                      \
+  X(cam_xpos, cam_xpos, ncam, 3, "m", "camera position")                                         \
+  X(cam_xmat, cam_xmat, ncam, 9, "", "camera orientation")                                       \
+  X(light_xpos, light_xpos, nlight, 3, "m", "light position")                                    \
+  X(light_xdir, light_xdir, nlight, 3, "", "light direction")                                    \
   X(subtree_com, subtree_com, nbody, 3, "m", "centre of mass of each subtree")                   \
   X(cinert, cinert, nbody, 10, "kg m^2, kg m, kg", "com-based body inertia")                     \
   X(crb, crb, nbody, 10, "kg m^2, kg m, kg", "com-based composite inertia")                      \

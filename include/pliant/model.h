@@ -172,6 +172,13 @@ struct Options {
   HessianFactor hessian_factor = HessianFactor::kAuto;
   int iterations = 100;
   int noslip_iterations = 0;
+  // The line search of the primal solvers: at most ls_iterations
+  // evaluations, done when |slope| < tolerance * ls_tolerance * |s| / scale.
+  int ls_iterations = 50;
+  double ls_tolerance = 0.01;
+  // Bit g set: the actuators of group g (0 to 30) are disabled (no force,
+  // no activation change); <option actuatorgroupdisable="g ...">.
+  int disableactuator = 0;
   int mpr_iterations = 50;
   OptionFlags flags;
 };
@@ -280,6 +287,10 @@ struct Cameras {
   std::vector<Eigen::Vector2d> resolution;  // pixels
   std::vector<Eigen::Vector2d> sensorsize;  // m; zero when fovy was given instead
   std::vector<Eigen::Vector4d> intrinsic;   // focal x, y and principal x, y, in m
+  // At qpos0 (model constants): the world offset from the body and from its
+  // subtree's centre of mass, and the world orientation, for the track modes.
+  std::vector<Vector3d> pos0, poscom0;
+  std::vector<Matrix3d> mat0;
   std::vector<std::string> name;
   int count() const { return static_cast<int>(body.size()); }
 };
@@ -289,6 +300,9 @@ struct Lights {
   std::vector<bool> directional, castshadow, active;
   std::vector<Vector3d> pos, dir, attenuation, ambient, diffuse, specular;
   std::vector<double> cutoff, exponent;
+  // At qpos0 (model constants): world offsets from the body and its
+  // subtree's centre of mass, and the world direction, for the track modes.
+  std::vector<Vector3d> pos0, poscom0, dir0;
   std::vector<std::string> name;
   int count() const { return static_cast<int>(body.size()); }
 };
@@ -395,6 +409,10 @@ struct Tendons {
   std::vector<int> wrap_adr, wrap_count;
   std::vector<bool> limited;
   std::vector<Vector2d> range;
+  // The summed force of the actuators on the tendon is scaled into
+  // actfrc_range when actfrc_limited.
+  std::vector<bool> actfrc_limited;
+  std::vector<Vector2d> actfrc_range;
   std::vector<SolRef> solref_limit, solref_friction;
   std::vector<SolImp> solimp_limit, solimp_friction;
   std::vector<double> margin, stiffness, damping, frictionloss, length0;

@@ -61,34 +61,37 @@
   X(nM, ::pliant::mass_matrix_size(m), "entries of the sparse mass matrix qM")
 
 // Options and statistics: X(name, member, rows, columns, unit, doc).
-#define PLIANT_MODEL_OPTIONS(X, OWN)                                                      \
-  X(opt_timestep, options.timestep, 1, 1, "s", "time step")                               \
-  X(opt_impratio, options.impratio, 1, 1, "", "frictional-to-normal impedance ratio")     \
-  X(opt_tolerance, options.tolerance, 1, 1, "", "solver tolerance")                       \
-  X(opt_noslip_tolerance, options.noslip_tolerance, 1, 1, "", "noslip solver tolerance")  \
-  X(opt_gravity, options.gravity, 1, 3, "m/s^2", "gravitational acceleration")            \
-  X(opt_wind, options.wind, 1, 3, "m/s", "velocity of the medium")                        \
-  X(opt_magnetic, options.magnetic, 1, 3, "T", "global magnetic flux")                    \
-  X(opt_density, options.density, 1, 1, "kg/m^3", "density of the medium")                \
-  X(opt_viscosity, options.viscosity, 1, 1, "Pa s", "viscosity of the medium")            \
-  X(opt_o_margin, options.o_margin, 1, 1, "m", "contact margin with the override flag")   \
-  X(opt_o_solref, options.o_solref, 1, 2, "", "solref with the override flag")            \
-  X(opt_o_solimp, options.o_solimp, 1, 5, "", "solimp with the override flag")            \
-  X(opt_integrator, options.integrator, 1, 1, "", "mjtIntegrator")                        \
-  X(opt_cone, options.cone, 1, 1, "", "mjtCone")                                          \
-  X(opt_jacobian, options.jacobian, 1, 1, "", "mjtJacobian")                              \
-  X(opt_solver, options.solver, 1, 1, "", "mjtSolver")                                    \
-  X(opt_iterations, options.iterations, 1, 1, "", "solver iteration limit")               \
-  X(opt_noslip_iterations, options.noslip_iterations, 1, 1, "", "noslip iteration limit") \
-  OWN(opt_o_friction, options.o_friction, 1, 5, "", "friction with the override flag")    \
-  OWN(opt_mpr_tolerance, options.mpr_tolerance, 1, 1, "", "MPR tolerance")                \
-  OWN(opt_mpr_iterations, options.mpr_iterations, 1, 1, "", "MPR iteration limit")        \
-  OWN(opt_hessian_factor, options.hessian_factor, 1, 1, "",                               \
-      "Newton's sparse factor: 0 auto, 1 envelope, 2 tree blocks")                        \
-  X(stat_meaninertia, stat.meaninertia, 1, 1, "kg m^2", "mean diagonal of M at qpos0")    \
-  OWN(stat_meanmass, stat.meanmass, 1, 1, "kg", "mean body mass (Pliant's own estimate)") \
-  OWN(stat_meansize, stat.meansize, 1, 1, "m", "mean body size (Pliant's own estimate)")  \
-  OWN(stat_extent, stat.extent, 1, 1, "m", "spatial extent (Pliant's own estimate)")      \
+#define PLIANT_MODEL_OPTIONS(X, OWN)                                                            \
+  X(opt_timestep, options.timestep, 1, 1, "s", "time step")                                     \
+  X(opt_impratio, options.impratio, 1, 1, "", "frictional-to-normal impedance ratio")           \
+  X(opt_tolerance, options.tolerance, 1, 1, "", "solver tolerance")                             \
+  X(opt_ls_tolerance, options.ls_tolerance, 1, 1, "", "line search tolerance")                  \
+  X(opt_noslip_tolerance, options.noslip_tolerance, 1, 1, "", "noslip solver tolerance")        \
+  X(opt_gravity, options.gravity, 1, 3, "m/s^2", "gravitational acceleration")                  \
+  X(opt_wind, options.wind, 1, 3, "m/s", "velocity of the medium")                              \
+  X(opt_magnetic, options.magnetic, 1, 3, "T", "global magnetic flux")                          \
+  X(opt_density, options.density, 1, 1, "kg/m^3", "density of the medium")                      \
+  X(opt_viscosity, options.viscosity, 1, 1, "Pa s", "viscosity of the medium")                  \
+  X(opt_o_margin, options.o_margin, 1, 1, "m", "contact margin with the override flag")         \
+  X(opt_o_solref, options.o_solref, 1, 2, "", "solref with the override flag")                  \
+  X(opt_o_solimp, options.o_solimp, 1, 5, "", "solimp with the override flag")                  \
+  X(opt_integrator, options.integrator, 1, 1, "", "mjtIntegrator")                              \
+  X(opt_cone, options.cone, 1, 1, "", "mjtCone")                                                \
+  X(opt_jacobian, options.jacobian, 1, 1, "", "mjtJacobian")                                    \
+  X(opt_solver, options.solver, 1, 1, "", "mjtSolver")                                          \
+  X(opt_iterations, options.iterations, 1, 1, "", "solver iteration limit")                     \
+  X(opt_ls_iterations, options.ls_iterations, 1, 1, "", "line search evaluation limit")         \
+  X(opt_noslip_iterations, options.noslip_iterations, 1, 1, "", "noslip iteration limit")       \
+  X(opt_disableactuator, options.disableactuator, 1, 1, "", "bit g: actuator group g disabled") \
+  OWN(opt_o_friction, options.o_friction, 1, 5, "", "friction with the override flag")          \
+  OWN(opt_mpr_tolerance, options.mpr_tolerance, 1, 1, "", "MPR tolerance")                      \
+  OWN(opt_mpr_iterations, options.mpr_iterations, 1, 1, "", "MPR iteration limit")              \
+  OWN(opt_hessian_factor, options.hessian_factor, 1, 1, "",                                     \
+      "Newton's sparse factor: 0 auto, 1 envelope, 2 tree blocks")                              \
+  X(stat_meaninertia, stat.meaninertia, 1, 1, "kg m^2", "mean diagonal of M at qpos0")          \
+  OWN(stat_meanmass, stat.meanmass, 1, 1, "kg", "mean body mass (Pliant's own estimate)")       \
+  OWN(stat_meansize, stat.meansize, 1, 1, "m", "mean body size (Pliant's own estimate)")        \
+  OWN(stat_extent, stat.extent, 1, 1, "m", "spatial extent (Pliant's own estimate)")            \
   OWN(stat_center, stat.center, 1, 3, "m", "centre of the model (Pliant's own estimate)")
 
 // The arrays, entity by entity.
@@ -185,6 +188,9 @@
   X(cam_resolution, cameras.resolution, ncam, 2, "pixels", "resolution")                         \
   X(cam_sensorsize, cameras.sensorsize, ncam, 2, "m", "sensor size")                             \
   X(cam_intrinsic, cameras.intrinsic, ncam, 4, "m", "focal length x, y; principal point x, y")   \
+  X(cam_pos0, cameras.pos0, ncam, 3, "m", "world offset from the body at qpos0")                 \
+  X(cam_poscom0, cameras.poscom0, ncam, 3, "m", "world offset from the subtree com at qpos0")    \
+  X(cam_mat0, cameras.mat0, ncam, 9, "", "world orientation at qpos0")                           \
   X(light_mode, lights.mode, nlight, 1, "", "mjtCamLight")                                       \
   X(light_bodyid, lights.body, nlight, 1, "", "body of the light")                               \
   X(light_targetbodyid, lights.target_body, nlight, 1, "", "target body, -1 if none")            \
@@ -193,6 +199,9 @@
   X(light_active, lights.active, nlight, 1, "", "is on")                                         \
   X(light_pos, lights.pos, nlight, 3, "m", "position in the body frame")                         \
   X(light_dir, lights.dir, nlight, 3, "", "direction in the body frame")                         \
+  X(light_pos0, lights.pos0, nlight, 3, "m", "world offset from the body at qpos0")              \
+  X(light_poscom0, lights.poscom0, nlight, 3, "m", "world offset from the subtree com at qpos0") \
+  X(light_dir0, lights.dir0, nlight, 3, "", "world direction at qpos0")                          \
   X(light_attenuation, lights.attenuation, nlight, 3, "", "constant, linear, quadratic")         \
   X(light_cutoff, lights.cutoff, nlight, 1, "deg", "spot light cutoff")                          \
   X(light_exponent, lights.exponent, nlight, 1, "", "spot light exponent")                       \
@@ -268,6 +277,8 @@
   X(tendon_solref_fri, tendons.solref_friction, ntendon, 2, "", "friction loss solref")          \
   X(tendon_solimp_fri, tendons.solimp_friction, ntendon, 5, "", "friction loss solimp")          \
   X(tendon_range, tendons.range, ntendon, 2, "m", "length limits")                               \
+  X(tendon_actfrclimited, tendons.actfrc_limited, ntendon, 1, "", "actuator force is scaled")    \
+  X(tendon_actfrcrange, tendons.actfrc_range, ntendon, 2, "N", "actuator force range")           \
   X(tendon_margin, tendons.margin, ntendon, 1, "m", "limit margin")                              \
   X(tendon_stiffness, tendons.stiffness, ntendon, 1, "N/m", "spring stiffness")                  \
   X(tendon_damping, tendons.damping, ntendon, 1, "N s/m", "damping")                             \

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "pliant/load.h"
+#include "pliant/load_error.h"
 
 namespace pliant {
 namespace {
@@ -158,6 +159,71 @@ TEST(Loader, FusestaticMassEqualsTheSamePartsInTheParent) {
     EXPECT_LT((m->bodies.ipos[1] - merged.bodies.ipos[1]).norm(), 1e-12);
     EXPECT_LT((tensor(*m) - tensor(merged)).norm(), 1e-12);
   }
+}
+
+// An attribute written as "" (or spaces) is absent, as MuJoCo 3.3.8 reads
+// it: the default (or the class's value) applies.
+TEST(Loader, EmptyAttributeIsAbsent) {
+  const Model m = load_model_from_string(R"(
+    <mujoco>
+      <default><default class="red"><geom rgba="1 0 0 1"/></default></default>
+      <worldbody>
+        <geom name="plain" size="0.1" rgba=""/>
+        <body childclass="" pos="0 0 1">
+          <geom name="classed" class="red" size="0.1" rgba="  " friction=""/>
+          <geom name="noclass" class="" size="0.1"/>
+        </body>
+      </worldbody>
+    </mujoco>)");
+  EXPECT_EQ(m.geoms.rgba[0], Vector4d(0.5, 0.5, 0.5, 1));
+  EXPECT_EQ(m.geoms.rgba[1], Vector4d(1, 0, 0, 1));
+  EXPECT_EQ(m.geoms.friction[1].x(), 1);
+  EXPECT_EQ(m.geoms.rgba[2], Vector4d(0.5, 0.5, 0.5, 1));
+}
+
+// The line search's options are read and kept (and written back by
+// save_xml); bad values are load errors.
+TEST(Loader, LineSearchOptions) {
+  const Model m = load_model_from_string(R"(
+    <mujoco><option ls_iterations="4" ls_tolerance="0.05"/>
+      <worldbody><geom size="0.1"/></worldbody></mujoco>)");
+  EXPECT_EQ(m.options.ls_iterations, 4);
+  EXPECT_EQ(m.options.ls_tolerance, 0.05);
+  for (const std::string& note : m.warnings) EXPECT_EQ(note.find("ls_"), std::string::npos) << note;
+  EXPECT_THROW(
+      load_model_from_string("<mujoco><option ls_iterations=\"-1\"/><worldbody/></mujoco>"),
+      LoadError);
+  EXPECT_THROW(
+      load_model_from_string("<mujoco><option ls_tolerance=\"-0.1\"/><worldbody/></mujoco>"),
+      LoadError);
+}
+
+// A shortcut element in a class whose default is another shortcut takes
+// its own kind's gain and bias, as MuJoCo 3.3.8: a <velocity> in a
+// <position kp kv> class has no position term, a <damper> no class gain;
+// a <position> keeps the class's kv.
+TEST(Loader, ShortcutsInAnotherShortcutsClass) {
+  const Model m = load_model_from_string(R"(
+    <mujoco>
+      <default><default class="servo"><position kp="50" kv="3"/></default></default>
+      <worldbody><body><joint name="j"/><geom size="0.1"/></body></worldbody>
+      <actuator>
+        <velocity class="servo" joint="j" kv="2"/>
+        <position class="servo" joint="j"/>
+        <damper class="servo" joint="j" kv="1" ctrlrange="0 1"/>
+      </actuator>
+    </mujoco>)");
+  const auto& gain = m.actuators.gainprm;
+  const auto& bias = m.actuators.biasprm;
+  EXPECT_EQ(gain[0][0], 2);
+  EXPECT_EQ(bias[0][0], 0);
+  EXPECT_EQ(bias[0][1], 0);
+  EXPECT_EQ(bias[0][2], -2);
+  EXPECT_EQ(gain[1][0], 50);
+  EXPECT_EQ(bias[1][1], -50);
+  EXPECT_EQ(bias[1][2], -3);
+  EXPECT_EQ(gain[2][0], 0);
+  EXPECT_EQ(gain[2][2], -1);
 }
 
 }  // namespace
