@@ -18,6 +18,7 @@
 #include "pliant/forward.h"
 #include "pliant/load.h"
 #include "pliant/ray.h"
+#include "pliant/state.h"
 #include "pliant/step.h"
 #include "viewer/contact_inspector.h"
 #include "viewer/help_panel.h"
@@ -25,6 +26,7 @@
 #include "viewer/overlays.h"
 #include "viewer/panel_layout.h"
 #include "viewer/panels.h"
+#include "viewer/passive.h"
 #include "viewer/plots.h"
 #include "viewer/renderer.h"
 #include "viewer/screenshot_info.h"
@@ -58,6 +60,10 @@ class App {
   // Setup and model management.
   void init_imgui();
   void load(const std::string& path);
+  // Passive mode: the model and first state from the link, then each frame
+  // the latest synced state.
+  void start_passive();
+  void follow_passive();
   void apply_start_options();
   void handle_requests();
 
@@ -254,6 +260,10 @@ void App::apply_start_options() {
 }
 
 void App::handle_requests() {
+  if (options_.passive) {
+    state_.open_requested.clear();
+    state_.reload_requested = false;
+  }
   if (!state_.open_requested.empty()) {
     const std::string path = state_.open_requested;
     state_.open_requested.clear();
@@ -268,7 +278,9 @@ void App::handle_requests() {
     if (state_.data) state_.bounds = scene_bounds(*state_.model, *state_.data);
     reset_camera(state_.camera, state_.bounds);
   }
-  if (state_.model == nullptr) {
+  // The script owns the passive window's model and time: opening files,
+  // reset, keyframes and steps are its to do.
+  if (state_.model == nullptr || options_.passive) {
     state_.reset_requested = state_.step_requested = state_.keyframe_requested = false;
     return;
   }
@@ -364,8 +376,40 @@ void App::follow_selected_contact() {
   }
 }
 
+void App::start_passive() {
+  PassiveLink& link = *options_.passive;
+  std::lock_guard<std::mutex> lock(link.mutex);
+  state_.model = std::make_unique<Model>(*link.model);
+  state_.data = std::make_unique<Data>(*state_.model);
+  copy_data(*state_.model, *state_.data, *link.latest);
+  renderer_->set_model(*state_.model);
+  state_.bounds = scene_bounds(*state_.model, *state_.data);
+  reset_camera(state_.camera, state_.bounds);
+  state_.path = "(passive: synced from the script)";
+}
+
+void App::follow_passive() {
+  PassiveLink& link = *options_.passive;
+  std::lock_guard<std::mutex> lock(link.mutex);
+  Data& data = *state_.data;
+  if (link.shown != link.version) {
+    copy_data(*state_.model, data, *link.latest);
+    link.shown = link.version;
+    link.shown_time = data.time;
+    state_.history.record(*state_.model, data);
+  }
+  // The pull the user makes is applied to the script's data at its next
+  // sync; here it only updates the drawn arrow.
+  apply_perturbation(state_.perturbation, *state_.model, data);
+  link.perturbation = state_.perturbation;
+}
+
 void App::simulate() {
   if (state_.model == nullptr) return;
+  if (options_.passive) {
+    follow_passive();
+    return;
+  }
   Data& data = *state_.data;
   if (!state_.running) {
     // Paused: keep derived quantities current (edited options, controls).
@@ -762,14 +806,18 @@ int App::run() {
     return 2;
   }
   init_imgui();
-  if (!options_.model_path.empty()) load(options_.model_path);
+  if (options_.passive) {
+    start_passive();
+  } else if (!options_.model_path.empty()) {
+    load(options_.model_path);
+  }
   apply_start_options();
 
   int exit_code = 0;
   if (options_.headless()) {
     exit_code = run_headless();
   } else {
-    glfwSwapInterval(1);
+    glfwSwapInterval(options_.passive ? 0 : 1);
     resync_clock();
     if (!options_.state_log.empty()) {
       state_log_.open(options_.state_log);
@@ -778,8 +826,13 @@ int App::run() {
     const PixelReader read_window = [](int x, int y, int w, int h) {
       return read_window_pixels(x, y, w, h);
     };
+    if (options_.passive) options_.passive->running = true;
     while (!glfwWindowShouldClose(window_)) {
       glfwPollEvents();
+      if (options_.passive) {
+        std::lock_guard<std::mutex> lock(options_.passive->mutex);
+        if (options_.passive->close_requested) break;
+      }
       const double now = glfwGetTime();
       if (now - last_watch_poll_ > 0.5) {
         last_watch_poll_ = now;
@@ -797,7 +850,17 @@ int App::run() {
       draw_frame(0, fb_w, fb_h, read_window, glfwGetTime());
       glfwSwapBuffers(window_);
       log_state();
+      if (options_.passive) {
+        {
+          std::lock_guard<std::mutex> lock(options_.passive->mutex);
+          ++options_.passive->frames;
+        }
+        // At most 60 frames a second: the script's thread needs the cores.
+        const double rest = 1.0 / 60 - (glfwGetTime() - now);
+        if (rest > 0) std::this_thread::sleep_for(std::chrono::duration<double>(rest));
+      }
     }
+    if (options_.passive) options_.passive->running = false;
     capture_.stop_recording(state_);
   }
   ImGui_ImplOpenGL3_Shutdown();
@@ -815,6 +878,10 @@ int run_viewer(const ViewOptions& options) {
       options.width, options.height, !options.headless(), "Pliant", &error, options.msaa);
   if (!context) {
     std::cerr << "pliant view: " << error << "\n";
+    if (options.passive) {
+      std::lock_guard<std::mutex> lock(options.passive->mutex);
+      options.passive->error = error;
+    }
     return 2;
   }
   App app(*context, options);

@@ -7,10 +7,13 @@
 // offscreen (stepping the simulation), writes the last one as a PNG and/or
 // every one to a video, prints the time a frame took, and returns.
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace pliant::viewer {
+
+struct PassiveLink;
 
 struct ViewOptions {
   std::string model_path;       // empty: no model until one is opened or dropped
@@ -30,6 +33,9 @@ struct ViewOptions {
   bool hide_panels = false;
   // Anti-aliasing samples per pixel; -1: 4, or none on a software rasterizer.
   int msaa = -1;
+  // Passive: no model file; the window shows the state another thread
+  // syncs through this link, and never steps (viewer/passive.h).
+  std::shared_ptr<PassiveLink> passive;
 
   bool headless() const { return !screenshot.empty() || !record.empty(); }
 };

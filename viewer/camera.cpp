@@ -62,10 +62,11 @@ CameraView camera_view(const Camera& camera, const Model& model, const Data& dat
   view.zfar = 100 * bounds.extent + 10;
   if (camera.mode == CameraMode::kFixed && camera.fixed_camera >= 0 &&
       camera.fixed_camera < model.cameras.count()) {
-    // A model camera is fixed in its body: it looks along its -z, up +y.
-    const int c = camera.fixed_camera, body = model.cameras.body[c];
-    view.eye = data.xpos[body] + data.xmat[body] * model.cameras.pos[c];
-    view.rotation = data.xmat[body] * model.cameras.quat[c].toRotationMatrix();
+    // A model camera where the engine placed it (its mode: fixed on its
+    // body, tracking, or aimed at a target): it looks along its -z, up +y.
+    const int c = camera.fixed_camera;
+    view.eye = data.cam_xpos[c];
+    view.rotation = data.cam_xmat[c];
     view.fovy = model.cameras.fovy[c];
     return view;
   }

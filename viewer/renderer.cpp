@@ -131,10 +131,9 @@ std::vector<LightData> collect_lights(const Model& model, const Data& data, cons
   const Lights& ml = model.lights;
   for (int l = 0; options.model_lights && l < ml.count(); ++l) {
     if (!ml.active[l] || static_cast<int>(lights.size()) >= kMaxLights - 1) continue;
-    const int body = ml.body[l];
-    LightData light;
-    light.position = (data.xpos[body] + data.xmat[body] * ml.pos[l]).cast<float>();
-    light.direction = (data.xmat[body] * ml.dir[l]).normalized().cast<float>();
+    LightData light;  // where the engine placed it (its mode)
+    light.position = data.light_xpos[l].cast<float>();
+    light.direction = data.light_xdir[l].normalized().cast<float>();
     light.ambient = ml.ambient[l].cast<float>();
     light.diffuse = ml.diffuse[l].cast<float>();
     light.specular = ml.specular[l].cast<float>();
@@ -455,7 +454,7 @@ void Renderer::render(const Model& model, const Data& data, const CameraView& vi
   if (width <= 0 || height <= 0) return;
   int shadow_light = -1;
   const std::vector<LightData> lights = collect_lights(model, data, view, options, &shadow_light);
-  if (!options.shadows) shadow_light = -1;
+  if (!options.shadows || options.segmentation) shadow_light = -1;
   Matrix4f light_view_proj = Matrix4f::Identity();
   if (shadow_light >= 0) {
     light_view_proj = light_view_projection(lights[shadow_light], bounds);
@@ -471,19 +470,25 @@ void Renderer::render(const Model& model, const Data& data, const CameraView& vi
 
   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
   glDisable(GL_SCISSOR_TEST);
-  glClearColor(sky_bottom_.x(), sky_bottom_.y(), sky_bottom_.z(), 1);
+  if (options.segmentation) {
+    glClearColor(0, 0, 0, 1);
+  } else {
+    glClearColor(sky_bottom_.x(), sky_bottom_.y(), sky_bottom_.z(), 1);
+  }
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   glViewport(x, y, width, height);
   glDisable(GL_CULL_FACE);
   glDisable(GL_BLEND);
 
   // Background gradient, behind everything.
-  glDisable(GL_DEPTH_TEST);
-  background_.use();
-  glUniform3fv(background_.uniform("u_top"), 1, sky_top_.data());
-  glUniform3fv(background_.uniform("u_bottom"), 1, sky_bottom_.data());
-  glBindVertexArray(empty_vao_);
-  glDrawArrays(GL_TRIANGLES, 0, 3);
+  if (!options.segmentation) {
+    glDisable(GL_DEPTH_TEST);
+    background_.use();
+    glUniform3fv(background_.uniform("u_top"), 1, sky_top_.data());
+    glUniform3fv(background_.uniform("u_bottom"), 1, sky_bottom_.data());
+    glBindVertexArray(empty_vao_);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+  }
 
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LESS);

@@ -225,6 +225,7 @@ void add_model_items(const Model& model, const Data& data, const VisualOptions& 
       style.color = model.materials.rgba[sites.material[s]].cast<float>();
     }
     style.cast_shadow = false;
+    style.site = s;
     add_shape(items, sites.type[s], sites.size[s], data.site_xpos[s], data.site_xmat[s], style, -1,
               scale.plane_extent);
   }

@@ -30,6 +30,7 @@ struct DrawItem {
   bool lit = true;
   bool cast_shadow = true;
   int geom = -1;  // the geom it draws, for picking; -1 for decorations
+  int site = -1;  // the site it draws; -1 otherwise
 };
 
 constexpr int kGroupCount = 6;
@@ -54,6 +55,9 @@ struct VisualOptions {
   bool violations = false;
   bool perturbation = true;
   double force_scale = 0;  // m per N of force arrows; 0 picks one from the model's weights
+  // Pictures of object ids: a black background, no shadows, items as they
+  // come (OffscreenRenderer gives them flat colours).
+  bool segmentation = false;
 };
 
 // What the user selected, drawn highlighted.
