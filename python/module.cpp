@@ -12,14 +12,19 @@
 #include <stdexcept>
 #include <string>
 
+#include "pliant/energy.h"
 #include "pliant/forward.h"
 #include "pliant/load.h"
 #include "pliant/load_error.h"
+#include "pliant/model_fields.h"
+#include "pliant/state.h"
 #include "pliant/step.h"
 #include "python/arrays.h"
 #include "python/batch_rollout.h"
 #include "python/dynamics_tools.h"
 #include "python/fields.h"
+#include "python/render.h"
+#include "python/state_rollout.h"
 #include "python/toolbox.h"
 
 namespace pliant::python {
@@ -130,6 +135,55 @@ py::tuple rollout(const ModelPtr& model, const py::handle& qpos0_in, const py::h
   return py::make_tuple(qpos, qvel);
 }
 
+// pliant.rollout from full states (python/pliant/_rollout.py checks the
+// arguments and makes the outputs): models, one per row.
+py::tuple state_rollout_binding(const py::list& model_list, const py::handle& initial_in,
+                                const py::object& control_in, unsigned control_spec,
+                                const py::object& warmstart_in, long steps, RolloutPool& pool,
+                                bool with_sensordata) {
+  StateRollout job;
+  std::vector<ModelPtr> keep;
+  for (const py::handle& item : model_list) keep.push_back(item.cast<ModelPtr>());
+  if (keep.empty()) throw py::value_error("no model");
+  const Model& m = *keep[0];
+  for (const ModelPtr& other : keep) {
+    const std::string difference = ModelSizes(*other).difference(ModelSizes(m));
+    if (!difference.empty())
+      throw py::value_error("the models of one rollout must have the same sizes: " + difference);
+    job.models.push_back(other.get());
+  }
+  const long nstate = state_size(m, kStateFullPhysics);
+  const long ncontrol = state_size(m, control_spec);
+  const InArray initial = checked("initial_state", initial_in, {-1, nstate});
+  job.batch = initial.shape(0);
+  if (keep.size() != 1 && static_cast<long>(keep.size()) != job.batch)
+    throw py::value_error("give one model, or one per initial state (" + std::to_string(job.batch) +
+                          "), not " + std::to_string(keep.size()));
+  if (keep.size() == 1) job.models.assign(job.batch, keep[0].get());
+  job.steps = steps;
+  InArray control, warmstart;
+  if (!control_in.is_none()) {
+    control = checked("control", control_in, {job.batch, steps, ncontrol});
+    job.control = control.data();
+    job.control_spec = control_spec;
+  }
+  if (!warmstart_in.is_none()) {
+    warmstart = checked("initial_warmstart", warmstart_in, {job.batch, m.nv});
+    job.warmstart = warmstart.data();
+  }
+  job.initial_state = initial.data();
+  py::array_t<double> state({job.batch, steps, nstate});
+  py::array_t<double> sensordata(
+      {with_sensordata ? job.batch : 0L, steps, static_cast<long>(m.sensors.data_size)});
+  job.state_out = state.mutable_data();
+  job.sensordata_out = with_sensordata ? sensordata.mutable_data() : nullptr;
+  {
+    py::gil_scoped_release release;
+    state_rollout(job, pool);
+  }
+  return py::make_tuple(state, with_sensordata ? py::object(sensordata) : py::object(py::none()));
+}
+
 // Where one of Data's arrays lives: its first value, rows and columns (0: a
 // vector of `rows` values).
 struct Block {
@@ -224,7 +278,17 @@ PYBIND11_MODULE(_pliant, mod) {
       .def_property(
           "time", [](const PyData& d) { return d.data.time; },
           [](PyData& d, double t) { d.data.time = t; })
-      .def_property_readonly("model", [](const PyData& d) { return d.model; });
+      .def_property_readonly("model", [](const PyData& d) { return d.model; })
+      .def_property_readonly(
+          "energy",
+          [](const PyData& d) {
+            py::array_t<double> e(2);
+            e.mutable_at(0) = d.data.energy_potential;
+            e.mutable_at(1) = d.data.energy_kinetic;
+            return e;
+          },
+          "(potential, kinetic) energy in J: after a step with the energy flag on, or after "
+          "pliant.energy (a copy)");
   const auto vector = [](VectorXd Data::*field) {
     return [field](PyData& d) { return Block{(d.data.*field).data(), (d.data.*field).size(), 0}; };
   };
@@ -276,6 +340,7 @@ PYBIND11_MODULE(_pliant, mod) {
   def_field_tables(mod);
   def_toolbox(mod);
   def_dynamics_tools(mod, model);
+  def_render(mod);
 
   mod.def(
       "step",
@@ -323,7 +388,25 @@ PYBIND11_MODULE(_pliant, mod) {
       },
       py::arg("model").none(false), py::arg("data").none(false), py::arg("key") = py::none(),
       "Resets to qpos0 (or to keyframe `key`, an index or a name)");
-  mod.def("rollout", &rollout, py::arg("model").none(false), py::arg("qpos0"), py::arg("qvel0"),
+  py::class_<RolloutPool>(mod, "_RolloutPool", "Threads kept for rollouts across calls")
+      .def(py::init([](int threads) {
+             if (threads < 1) throw py::value_error("threads must be at least 1");
+             return std::make_unique<RolloutPool>(threads);
+           }),
+           py::arg("threads"))
+      .def_property_readonly("threads", &RolloutPool::size);
+  mod.def("_state_rollout", &state_rollout_binding);
+  mod.def(
+      "energy",
+      [](const ModelPtr& m, PyData& d) {
+        check_same_model(m, d);
+        d.push();
+        compute_energy(*m, d.data);
+      },
+      py::arg("model").none(false), py::arg("data"),
+      "Potential and kinetic energy into data.energy (mj_energyPos and mj_energyVel); needs "
+      "the position and velocity stages (pliant.forward)");
+  mod.def("_rollout", &rollout, py::arg("model").none(false), py::arg("qpos0"), py::arg("qvel0"),
           py::arg("ctrl"), py::arg("threads") = 1,
           "Steps B trajectories of T steps: qpos0 [B, nq], qvel0 [B, nv], ctrl [B, T, nu]; "
           "returns (qpos [B, T, nq], qvel [B, T, nv]), the state after each step");

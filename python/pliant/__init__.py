@@ -17,6 +17,9 @@ The toolbox: Jacobians (`jac_site`, ...), `inverse`, `transition_fd`,
 `inverse_fd`, `get_state`/`set_state`, `copy_data`, `contact_force`,
 `save_xml`.
 
+`pliant.Renderer` draws pictures headless (RGB, depth, segmentation) and
+`pliant.viewer.launch_passive` shows a Data the script steps in the viewer.
+
 `pliant.rollout` steps batches of trajectories on threads, and
 `pliant.distributed.rollout` spreads them over a Dask cluster.
 """
@@ -44,12 +47,37 @@ def _find_numpy():
 _find_numpy()
 
 from ._pliant import (Data, LoadError, Model, ObjectRef, State, contact_force,  # noqa: E402,F401
-                      copy_data, data_fields, data_sizes, forward, get_state, inverse, inverse_fd,
+                      copy_data, data_fields, energy, data_sizes, forward, get_state, inverse, inverse_fd,
                       jac, jac_body, jac_body_com, jac_dot, jac_geom, jac_site, jac_subtree_com,
-                      model_fields, model_options, model_sizes, reset, rollout, save_xml,
+                      model_fields, model_options, model_sizes, ray, reset, save_xml,
                       set_const, set_state, state_size, step, to_xml, transition_fd)
 from . import _model  # noqa: E402
 from ._contacts import Contacts  # noqa: E402
+from ._render import Renderer  # noqa: E402
+from ._rollout import Rollout, state_rollout as _state_rollout  # noqa: E402
+
+
+def rollout(model, *args, threads=1, **options):
+    """Batched rollouts on threads, in two forms:
+
+    rollout(model, data, initial_state, control=None, *, control_spec, nstep,
+            initial_warmstart, state, sensordata, threads, pool) -> (state, sensordata):
+        from full physics states [B, nstate], as mujoco.rollout (see
+        pliant._rollout); `pool` is a Rollout's pool kept across calls.
+    rollout(model, qpos0, qvel0, ctrl, threads=1) -> (qpos, qvel):
+        from qpos0 [B, nq] and qvel0 [B, nv] with ctrl [B, T, nu]; the
+        positions and velocities after each step.
+    """
+    if (args and (args[0] is None or isinstance(args[0], Data))) or "initial_state" in options:
+        options.pop("data", None)
+        if isinstance(options.get("pool"), Rollout):
+            options["pool"] = options["pool"]._pool
+        return _state_rollout(model, *args[1:], threads=threads, **options)
+    if len(args) >= 4:  # threads given by position
+        return _pliant._rollout(model, *args, **options)
+    return _pliant._rollout(model, *args, threads=threads, **options)
+
+from . import viewer  # noqa: E402
 
 _model.install(Model, model_fields(), model_options())
 Data.contact = property(lambda data: Contacts(data),
@@ -59,11 +87,11 @@ Data.contact = property(lambda data: Contacts(data),
 from . import mujoco as _mujoco_face  # noqa: E402,F401
 
 __all__ = ["Data", "LoadError", "Model", "ObjectRef", "State", "contact_force", "copy_data",
-           "data_fields", "data_sizes", "forward", "get_state", "inverse", "inverse_fd", "jac",
+           "data_fields", "energy", "data_sizes", "forward", "get_state", "inverse", "inverse_fd", "jac",
            "jac_body", "jac_body_com", "jac_dot", "jac_geom", "jac_site", "jac_subtree_com",
-           "model_fields", "model_options", "model_sizes", "reset", "rollout", "save_xml",
+           "model_fields", "model_options", "model_sizes", "ray", "reset", "rollout", "save_xml",
            "set_const", "set_state", "state_size", "step", "to_xml", "transition_fd",
-           "distributed"]
+           "Renderer", "Rollout", "viewer", "distributed"]
 
 
 def __getattr__(name):

@@ -16,16 +16,24 @@ are writable, and the calls below compute what MuJoCo 3.3.8 computes
 difference, named: mjd_transitionFD's centred D is the derivative, where
 MuJoCo 3.3.8's has the opposite sign in columns nudged both ways.
 
+`Renderer` draws headless (EGL, or GLFW under Xvfb) and `viewer.launch_passive`
+opens the viewer window on a Data the script steps (pliant/_render.py,
+pliant/viewer.py).
+
 What Pliant does not offer raises NotImplementedError naming the call
 (it is also an AttributeError, so `hasattr` probes say no), never a wrong
 answer.
 """
 import enum
 import operator
+import types as _types
 
 import numpy as np
 
 from . import _pliant
+from . import _render
+from . import _rollout
+from . import viewer as _viewer
 from . import Data as _Data
 from . import Model as _Model
 
@@ -416,6 +424,17 @@ def mj_setState(m, d, state, spec):  # noqa: N802
     _pliant.set_state(m, d, state, int(spec))
 
 
+# ---------------------------------------------------------------- energy
+def mj_energyPos(m, d):  # noqa: N802
+    """Potential energy into d.energy[0] (Pliant computes both terms at once)."""
+    _pliant.energy(m, d)
+
+
+def mj_energyVel(m, d):  # noqa: N802
+    """Kinetic energy into d.energy[1] (Pliant computes both terms at once)."""
+    _pliant.energy(m, d)
+
+
 # ---------------------------------------------------------------- contacts, rays
 def mj_contactForce(m, d, id, result):  # noqa: N802,A002
     result[...] = _pliant.contact_force(m, d, int(id))
@@ -429,9 +448,35 @@ def mj_ray(m, d, pnt, vec, geomgroup, flg_static, bodyexclude, geomid):
     return distance
 
 
+# ---------------------------------------------------------------- pictures, viewer
+class mjtCamera(enum.IntEnum):  # noqa: N801
+    mjCAMERA_FREE = 0
+    mjCAMERA_TRACKING = 1
+    mjCAMERA_FIXED = 2
+
+
+MjvCamera = _render.FreeCamera
+# mujoco.rollout: the function and the persistent pool.
+rollout = _types.SimpleNamespace(rollout=_rollout.mujoco_rollout, Rollout=_rollout.Rollout)
+Renderer = _render.Renderer
+viewer = _viewer
+
+
+class MjvOption:
+    """The scene options Renderer.update_scene reads: geom and site groups."""
+
+    def __init__(self):
+        self.geomgroup = np.array([1, 1, 1, 0, 0, 0], dtype=np.uint8)
+        self.sitegroup = np.array([1, 1, 1, 0, 0, 0], dtype=np.uint8)
+
+
+def mjv_defaultFreeCamera(m, cam):  # noqa: N802
+    _render.default_free_camera(m, cam)
+
+
 def __getattr__(name):
-    # Anything else of MuJoCo's API (Renderer, viewer, mjv_*, mjr_*, ...) is
-    # not offered yet: say so by name instead of failing later.
+    # Anything else of MuJoCo's API (mjv_*, mjr_*, ...) is not offered:
+    # say so by name instead of failing later.
     if name.startswith("__"):
         raise AttributeError(name)
     _not_offered(name)

@@ -4,7 +4,10 @@
   1. per-call overhead of pliant.step against the C++ step (`pliant bench`),
      and the call alone (nstep=0), which is that overhead without the
      step's own noise;
-  2. pliant.rollout throughput on 1 and 2 threads;
+  2. pliant.rollout throughput on 1 and 2 threads, from qpos/qvel and from
+     full states (with the sensor data recorded), on a fresh pool per call
+     and on a pool kept across calls (pliant.Rollout), against the C++ step;
+     and the mujoco face's mj_step loop;
   3. pliant.distributed.rollout on a LocalCluster of 2 worker processes,
      and its overhead against the local rollout, for a small and a large
      batch.
@@ -99,6 +102,38 @@ def main():
                         args.rounds)
         local[threads] = seconds
         print("| %d | %s |" % (threads, spread([batch * steps / s / 1e3 for s in seconds])))
+
+    full = int(pliant.State.FULLPHYSICS)
+    data = pliant.Data(model)
+    state0 = np.empty((batch, pliant.state_size(model, full)))
+    for b in range(batch):
+        pliant.reset(model, data)
+        data.qvel[:] = qvel0[b]
+        pliant.get_state(model, data, state0[b], full)
+    cli_out = subprocess.run([args.cli, "bench", humanoid, "--steps", "4000", "--warmup", "100",
+                              "--ctrl-noise", "0.2"], capture_output=True, text=True,
+                             check=True).stdout
+    cpp_k = 1e3 / json.loads(cli_out.splitlines()[-1])["us_per_step"]
+    print("\n## pliant.rollout from full states, humanoid %d x %d steps (thousand steps per "
+          "second; the C++ step alone: %.3g)\n" % (batch, steps, cpp_k))
+    print("| threads | fresh pool per call | pliant.Rollout pool kept | per step over C++ (us, "
+          "1 thread) |")
+    print("|---:|---:|---:|---:|")
+    for threads in (1, 2):
+        fresh = timed(lambda: pliant.rollout(model, data, state0, ctrl, threads=threads),
+                      args.rounds)
+        with pliant.Rollout(nthread=threads) as pool:
+            kept = timed(lambda: pool.rollout(model, data, state0, ctrl), args.rounds)
+        over = [1e6 * s / (batch * steps) - 1e3 / cpp_k for s in fresh] if threads == 1 else None
+        print("| %d | %s | %s | %s |" % (threads, spread([batch * steps / s / 1e3 for s in fresh]),
+                                        spread([batch * steps / s / 1e3 for s in kept]),
+                                        spread(over) if over else "-"))
+
+    import pliant.mujoco as mujoco
+    mj_data = mujoco.MjData(model)
+    loop = timed(lambda: [mujoco.mj_step(model, mj_data) for _ in range(2000)], args.rounds)
+    print("\nmujoco face, mj_step in a Python loop (humanoid): %s us per step\n"
+          % spread([1e6 * s / 2000 for s in loop]))
 
     from dask.distributed import Client, LocalCluster
     print("\n## pliant.distributed.rollout, LocalCluster of 2 worker processes (humanoid)\n")

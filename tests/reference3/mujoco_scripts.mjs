@@ -3,7 +3,7 @@
 // what compare_scripts.py holds the Python scripts (run on Pliant through
 // `import pliant.mujoco as mujoco`) to. Never used by the engine.
 //
-//   node mujoco_scripts.mjs cartpole_lqr|contact_logger|randomise_episodes|osc_controller MODEL
+//   node mujoco_scripts.mjs cartpole_lqr|contact_logger|randomise_episodes|osc_controller|camera_capture MODEL
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -169,8 +169,31 @@ function oscController() {
   }
 }
 
+// camera_capture.py's numbers (the pictures themselves are Pliant's: the
+// WebAssembly build has no headless renderer, so the twin prints the names
+// the script writes).
+function cameraCapture() {
+  const model = load(modelPath);
+  const data = new mujoco.MjData(model);
+  let camera = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_CAMERA.value, 'side');
+  if (camera < 0) camera = model.ncam > 0 ? 0 : -1;
+  for (let step = 0; step <= 300; ++step) {
+    if (step % 100 === 0) {
+      mujoco.mj_forward(model, data);
+      const name = `frame_${String(step).padStart(3, '0')}.png`;
+      const pose = camera < 0 ? 'free'
+          : `${join(Array.from(data.cam_xpos).slice(3 * camera, 3 * camera + 3))} ` +
+            `${join(Array.from(data.cam_xmat).slice(9 * camera, 9 * camera + 9))}`;
+      console.log(`step ${step} camera ${pose} torso ${join(Array.from(data.xpos).slice(3, 6))}`);
+      console.log(`wrote ${name} 640x480`);
+    }
+    mujoco.mj_step(model, data);
+  }
+}
+
 const scripts = {cartpole_lqr: cartpoleLqr, contact_logger: contactLogger,
-                 randomise_episodes: randomiseEpisodes, osc_controller: oscController};
+                 randomise_episodes: randomiseEpisodes, osc_controller: oscController,
+                 camera_capture: cameraCapture};
 if (!scripts[script]) {
   console.error('usage: node mujoco_scripts.mjs ' + Object.keys(scripts).join('|') + ' MODEL');
   process.exit(2);
