@@ -25,6 +25,10 @@ bool target_point(const Data& d, int mode, int target, Vector3d& point) {
   return true;
 }
 
+// The body whose subtree's centre of mass poscom0 is measured from: the
+// target's when there is one, as MuJoCo 3.3.8 measures it.
+int com_body(int body, int target) { return target >= 0 ? target : body; }
+
 }  // namespace
 
 void camera_light_poses(const Model& m, Data& d) {
@@ -76,7 +80,7 @@ void camera_light_constants(Model& m, const Data& d) {
     Matrix3d mat;
     fixed_camera(m, d, i, pos, mat);
     c.pos0[i] = pos - d.xpos[c.body[i]];
-    c.poscom0[i] = pos - d.subtree_com[c.body[i]];
+    c.poscom0[i] = pos - d.subtree_com[com_body(c.body[i], c.target_body[i])];
     c.mat0[i] = mat;
   }
   Lights& l = m.lights;
@@ -84,7 +88,7 @@ void camera_light_constants(Model& m, const Data& d) {
     Vector3d pos, dir;
     fixed_light(m, d, i, pos, dir);
     l.pos0[i] = pos - d.xpos[l.body[i]];
-    l.poscom0[i] = pos - d.subtree_com[l.body[i]];
+    l.poscom0[i] = pos - d.subtree_com[com_body(l.body[i], l.target_body[i])];
     l.dir0[i] = dir;
   }
 }
