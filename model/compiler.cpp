@@ -422,6 +422,14 @@ class Compiler {
   void check_geom_size(const GeomSpec& s, const Vector3d& size) const {
     // A primitive fitted to a mesh takes its size from the mesh.
     const bool fitted = !s.mesh.empty() && s.type != GeomType::kMesh;
+    // A plane's third size is the spacing of its drawn grid; MuJoCo 3.3.8
+    // refuses a plane without it (its half-sizes may be 0: infinite).
+    if (s.type == GeomType::kPlane && !(size[2] > 0)) {
+      fail(s.where,
+           "a plane geom needs three sizes (x and y half-sizes, 0 for infinite, and a "
+           "positive grid spacing); size[2] is " +
+               std::to_string(size[2]));
+    }
     const int needed = fitted ? 0 : required_sizes(s.type, s.fromto.has_value());
     for (int i = 0; i < needed; ++i) {
       if (size[i] <= 0) {

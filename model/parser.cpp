@@ -1,9 +1,12 @@
 #include "model/parser.h"
 
+#include <cctype>
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string>
 #include <unordered_map>
 
 #include "model/attach.h"
@@ -139,6 +142,12 @@ class Parser {
         unknown_element(node, "mujoco",
                         "compiler, option, size, visual, statistic, default, custom, asset, "
                         "worldbody, contact, equality, tendon, actuator, sensor, keyframe");
+      }
+      // The sections take no attributes (MuJoCo 3.3.8 refuses any);
+      // <default> reads its class itself.
+      if (node.name != "default" && node.name != "option" && node.name != "compiler" &&
+          node.name != "size" && node.name != "statistic") {
+        AttributeReader(node).finish();
       }
       (this->*it->second)(node);
     }
@@ -303,15 +312,45 @@ class Parser {
       reader.fail("attribute 'nkey' of <size> is " + std::to_string(spec_.nkey) +
                   "; accepted: 0 or more keyframes");
     }
-    // Memory sizes: Pliant grows its buffers as needed, so these are accepted
-    // for compatibility and not used.
-    for (const char* name :
-         {"njmax", "nconmax", "nstack", "nuserdata", "nuser_body", "nuser_jnt", "nuser_geom",
-          "nuser_site", "nuser_cam", "nuser_tendon", "nuser_actuator", "nuser_sensor", "memory"}) {
-      reader.has(name);
+    // Memory sizes: Pliant grows its buffers as needed, so these are not
+    // used; they are checked as MuJoCo 3.3.8 checks them (integers;
+    // nconmax and the nuser_ sizes -1 or more, nuserdata 0 or more; memory a
+    // whole number of bytes with an optional K, M, G, T, P or E).
+    for (const char* name : {"njmax", "nstack"}) {
+      int value = 0;
+      reader.read(name, value);
     }
+    for (const char* name :
+         {"nconmax", "nuser_body", "nuser_jnt", "nuser_geom", "nuser_site", "nuser_cam",
+          "nuser_tendon", "nuser_actuator", "nuser_sensor", "nuserdata"}) {
+      int value = 0;
+      const int least = std::string(name) == "nuserdata" ? 0 : -1;
+      if (reader.read(name, value) && value < least) {
+        reader.fail("attribute '" + std::string(name) + "' of <size> is " + std::to_string(value) +
+                    "; accepted: " + std::to_string(least) + " or more");
+      }
+    }
+    if (const std::optional<std::string> memory = reader.text("memory"))
+      check_memory(reader, *memory);
     reader.finish();
     no_children(node);
+  }
+
+  // <size memory>: -1, or a whole number of bytes with an optional K, M, G,
+  // T, P or E (powers of 1024).
+  static void check_memory(AttributeReader& reader, const std::string& text) {
+    if (text == "-1") return;
+    size_t digits = 0;
+    while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+    const std::string suffix = text.substr(digits);
+    const bool ok = digits > 0 && digits <= 18 &&
+                    (suffix.empty() || (suffix.size() == 1 &&
+                                        std::string("KMGTPE").find(suffix) != std::string::npos));
+    if (!ok) {
+      reader.fail("attribute 'memory' of <size> is '" + text +
+                  "'; accepted: -1, or a whole number of bytes with an optional suffix K, M, "
+                  "G, T, P or E");
+    }
   }
 
   void parse_statistic(const XmlNode& node) {
@@ -749,6 +788,7 @@ class Parser {
           unknown_element(element, child.name, tendon.spatial ? "site, geom, pulley" : "joint");
         }
         e.finish();
+        no_children(element);
         if (path.type != WrapType::kPulley && path.object.empty()) {
           e.fail("<" + element.name + "> in a tendon needs the name of its " + element.name);
         }

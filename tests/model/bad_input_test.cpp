@@ -62,6 +62,14 @@ const std::vector<BadFile>& bad_files() {
       {"pos_arity.xml", 3, {"attribute 'pos' of <body> has 2 values; expected 3"}},
       {"quat_arity.xml", 3, {"attribute 'quat' of <geom> has 3 values; expected 4"}},
       {"size_arity.xml", 5, {"attribute 'size' of <geom> has 4 values; expected 1 to 3"}},
+      // <size> values as MuJoCo 3.3.8 checks them; section attributes;
+      // children of a tendon's path element; a plane's grid spacing.
+      {"size_nconmax_negative.xml", 2, {"'nconmax' of <size> is -5; accepted: -1 or more"}},
+      {"size_integer_overflow.xml", 2, {"nconmax"}},
+      {"size_memory_fraction.xml", 2, {"'memory' of <size> is '1.5M'"}},
+      {"plane_two_sizes.xml", 3, {"a plane geom needs three sizes"}},
+      {"section_attribute.xml", 3, {"unknown attribute 'gear' on <actuator>; accepted: none"}},
+      {"tendon_path_child.xml", 6, {"<joint> takes no child elements, found <site>"}},
       // size="" is absent, as MuJoCo 3.3.8 reads it: the sphere has no size.
       {"empty_size.xml", 3, {"a sphere geom needs 1 positive size value"}},
       {"keyframe_qpos_length.xml", 9, {"'qpos' of <key> has 3 values; the model needs 1"}},
