@@ -1325,6 +1325,7 @@ class Compiler {
       p.condim.push_back(s.condim);
       p.friction.push_back(s.friction);
       p.solref.push_back(s.solref);
+      p.solreffriction.push_back(s.solreffriction);
       p.solimp.push_back(s.solimp);
       p.margin.push_back(s.margin);
       p.gap.push_back(s.gap);

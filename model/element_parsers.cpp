@@ -439,8 +439,7 @@ void parse_pair(AttributeReader& reader, PairSpec& pair) {
   read_solimp(reader, "solimp", pair.solimp);
   reader.read("margin", pair.margin);
   reader.read("gap", pair.gap);
-  reader.accept_unused("solreffriction",
-                       "Pliant's friction rows of a pair use its solref, as without it");
+  read_solref(reader, "solreffriction", pair.solreffriction);
   reader.finish();
 }
 

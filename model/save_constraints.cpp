@@ -132,6 +132,8 @@ void write_contacts(const Model& model, XmlElement& root) {
         .set("condim", p.condim[i])
         .set("friction", p.friction[i]);
     set_solref(e, "solref", p.solref[i]);
+    if (!(p.solreffriction[i] == SolRef{0, 0}))
+      set_solref(e, "solreffriction", p.solreffriction[i]);
     set_solimp(e, "solimp", p.solimp[i]);
     e.set("margin", p.margin[i]).set("gap", p.gap[i]);
   }

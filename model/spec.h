@@ -299,6 +299,7 @@ struct PairSpec {
   int condim = 3;
   Vector5d friction = (Vector5d() << 1, 1, 0.005, 0.0001, 0.0001).finished();
   SolRef solref;
+  SolRef solreffriction{0, 0};  // zero: the friction rows use solref
   SolImp solimp;
   double margin = 0, gap = 0;  // unset values: the pair defaults, not the geoms'
 };

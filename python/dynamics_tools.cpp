@@ -202,7 +202,7 @@ void def_dynamics_tools(py::module_& mod, py::class_<Model, ModelPtr>& model) {
       [](const PyData& d) {
         const long n = static_cast<long>(d.data.contacts.size());
         py::array_t<double> dist(n), pos({n, 3L}), frame({n, 9L}), friction({n, 5L}),
-            solref({n, 2L}), solimp({n, 5L}), includemargin(n), mu(n);
+            solref({n, 2L}), solreffriction({n, 2L}), solimp({n, 5L}), includemargin(n), mu(n);
         py::array_t<int> geom({n, 2L}), dim(n), efc_address(n);
         for (long i = 0; i < n; ++i) {
           const Contact& c = d.data.contacts[i];
@@ -214,6 +214,8 @@ void def_dynamics_tools(py::module_& mod, py::class_<Model, ModelPtr>& model) {
           for (int k = 0; k < 5; ++k) friction.mutable_at(i, k) = c.friction[k];
           solref.mutable_at(i, 0) = c.solref.timeconst;
           solref.mutable_at(i, 1) = c.solref.dampratio;
+          solreffriction.mutable_at(i, 0) = c.solreffriction.timeconst;
+          solreffriction.mutable_at(i, 1) = c.solreffriction.dampratio;
           const double imp[5] = {c.solimp.dmin, c.solimp.dmax, c.solimp.width, c.solimp.midpoint,
                                  c.solimp.power};
           for (int k = 0; k < 5; ++k) solimp.mutable_at(i, k) = imp[k];
@@ -224,8 +226,9 @@ void def_dynamics_tools(py::module_& mod, py::class_<Model, ModelPtr>& model) {
         }
         using namespace pybind11::literals;
         return py::dict("dist"_a = dist, "pos"_a = pos, "frame"_a = frame, "friction"_a = friction,
-                        "solref"_a = solref, "solimp"_a = solimp, "includemargin"_a = includemargin,
-                        "mu"_a = mu, "geom"_a = geom, "dim"_a = dim, "efc_address"_a = efc_address);
+                        "solref"_a = solref, "solreffriction"_a = solreffriction,
+                        "solimp"_a = solimp, "includemargin"_a = includemargin, "mu"_a = mu,
+                        "geom"_a = geom, "dim"_a = dim, "efc_address"_a = efc_address);
       },
       py::arg("data").none(false));
   mod.def(

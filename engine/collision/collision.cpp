@@ -122,6 +122,7 @@ struct ContactParams {
   SolRef solref;
   SolImp solimp;
   double margin, gap;
+  SolRef solreffriction{0, 0};  // explicit pairs only
 };
 
 // Mixing of two geoms' parameters (docs/physics.md §4): the higher priority
@@ -172,8 +173,8 @@ ContactParams mix_params(const Model& m, int g1, int g2) {
 
 ContactParams pair_params(const Model& m, int ipair) {
   const Pairs& p = m.pairs;
-  return {p.condim[ipair], p.friction[ipair], p.solref[ipair],
-          p.solimp[ipair], p.margin[ipair],   p.gap[ipair]};
+  return {p.condim[ipair], p.friction[ipair], p.solref[ipair],        p.solimp[ipair],
+          p.margin[ipair], p.gap[ipair],      p.solreffriction[ipair]};
 }
 
 // Narrowphase of one geom pair with its parameters (ipair >= 0: explicit pair).
@@ -203,6 +204,7 @@ void collide_geoms(const Model& m, Data& d, int g1, int g2, int ipair) {
   // option's o_margin, o_solref, o_solimp and (MuJoCo 3.x) o_friction.
   if (m.options.flags.override_contacts) {
     p.solref = m.options.o_solref;
+    p.solreffriction = m.options.o_solref;  // as MuJoCo 3.3.8 assigns both
     p.solimp = m.options.o_solimp;
     p.friction = m.options.o_friction;
   }
@@ -218,6 +220,7 @@ void collide_geoms(const Model& m, Data& d, int g1, int g2, int ipair) {
     c.includemargin = p.margin - p.gap;
     for (int i = 0; i < 5; ++i) c.friction[i] = std::max(p.friction[i], kMinFriction);
     c.solref = p.solref;
+    c.solreffriction = p.solreffriction;
     c.solimp = p.solimp;
     c.mu = 0;
     c.dim = p.condim;

@@ -524,9 +524,17 @@ class Assembler {
                    j == 0 ? con.includemargin : 0, 0, diag, [&](int e) { return frame_row(j, e); });
         }
         finish_constraint(first, con.solref, solimp, violation, true);
-        // Friction rows have no spring; R1 = R0 / impratio, and each further
-        // direction scales by (f_0 / f_j)^2 so the cone is isotropic in force.
+        // Friction rows have no spring, and a damping from solreffriction
+        // when the contact has one (an explicit pair's), as MuJoCo 3.3.8;
+        // R1 = R0 / impratio, and each further direction scales by
+        // (f_0 / f_j)^2 so the cone is isotropic in force.
         for (int j = 1; j < dim; ++j) efc_.impedance[first + j].K = 0;
+        if (!(con.solreffriction == SolRef{0, 0})) {
+          const SpringDamper friction_kb =
+              reference_spring(sanitize(con.solreffriction), solimp.dmax, m_.options.timestep,
+                               m_.options.flags.refsafe);
+          for (int j = 1; j < dim; ++j) efc_.impedance[first + j].B = friction_kb.B;
+        }
         const double r1 = efc_.R[first] / impratio;
         adjust_contact_regulariser(first + 1, [&](int j) {
           const double ratio = con.friction[0] / con.friction[j];

@@ -20,6 +20,9 @@ struct Contact {
   double includemargin = 0;  // m, margin - gap: rows are made only when dist < includemargin
   Vector5d friction{1, 1, 0.005, 0.0001, 0.0001};  // tangent1, tangent2, spin, roll1, roll2
   SolRef solref;
+  // The elliptic cone's friction rows use it when nonzero (an explicit
+  // <pair solreffriction>); zero: they use solref.
+  SolRef solreffriction{0, 0};
   SolImp solimp;
   double mu = 0;  // friction coefficient of the cone, set by the constraint assembler
   int dim = 3;    // condim: 1, 3, 4 or 6

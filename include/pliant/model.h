@@ -376,6 +376,7 @@ struct Hfields {
 struct Pairs {
   std::vector<int> geom1, geom2, condim;
   std::vector<SolRef> solref;
+  std::vector<SolRef> solreffriction;  // elliptic friction rows; zero: solref
   std::vector<SolImp> solimp;
   std::vector<double> margin, gap;
   std::vector<Vector5d> friction;  // tangent1, tangent2, spin, roll1, roll2

@@ -255,6 +255,7 @@
   X(pair_geom1, pairs.geom1, npair, 1, "", "first geom")                                         \
   X(pair_geom2, pairs.geom2, npair, 1, "", "second geom")                                        \
   X(pair_solref, pairs.solref, npair, 2, "", "solref")                                           \
+  X(pair_solreffriction, pairs.solreffriction, npair, 2, "", "solref of elliptic friction rows") \
   X(pair_solimp, pairs.solimp, npair, 5, "", "solimp")                                           \
   X(pair_margin, pairs.margin, npair, 1, "m", "detection margin")                                \
   X(pair_gap, pairs.gap, npair, 1, "m", "gap")                                                   \

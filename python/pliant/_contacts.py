@@ -2,7 +2,7 @@
 
 `data.contact` is a snapshot taken when read: `len(data.contact)`,
 `data.contact[i]` (one contact: geom1, geom2, geom, dist, pos, frame, dim,
-friction, solref, solimp, includemargin, mu, efc_address) and, as in
+friction, solref, solreffriction, solimp, includemargin, mu, efc_address) and, as in
 MuJoCo, arrays over all contacts (`data.contact.dist`, `data.contact.geom1`,
 `data.contact.frame`, ...). Distances in m, the frame's first row the
 normal from geom1 to geom2.
@@ -22,6 +22,7 @@ class Contact:
         self.dim = int(arrays["dim"][i])
         self.friction = arrays["friction"][i]
         self.solref = arrays["solref"][i]
+        self.solreffriction = arrays["solreffriction"][i]
         self.solimp = arrays["solimp"][i]
         self.includemargin = float(arrays["includemargin"][i])
         self.mu = float(arrays["mu"][i])

@@ -103,28 +103,35 @@ def main():
         local[threads] = seconds
         print("| %d | %s |" % (threads, spread([batch * steps / s / 1e3 for s in seconds])))
 
+    # The same trajectory in every row and in `pliant bench`: from qpos0 at
+    # rest, zero controls, `steps` steps; so the rollout's time per step
+    # less the C++ step's is what the Python call and the state recording
+    # add.
     full = int(pliant.State.FULLPHYSICS)
     data = pliant.Data(model)
-    state0 = np.empty((batch, pliant.state_size(model, full)))
+    pliant.reset(model, data)
+    state0 = np.tile(np.empty(pliant.state_size(model, full)), (batch, 1))
     for b in range(batch):
-        pliant.reset(model, data)
-        data.qvel[:] = qvel0[b]
         pliant.get_state(model, data, state0[b], full)
-    cli_out = subprocess.run([args.cli, "bench", humanoid, "--steps", "4000", "--warmup", "100",
-                              "--ctrl-noise", "0.2"], capture_output=True, text=True,
-                             check=True).stdout
-    cpp_k = 1e3 / json.loads(cli_out.splitlines()[-1])["us_per_step"]
-    print("\n## pliant.rollout from full states, humanoid %d x %d steps (thousand steps per "
-          "second; the C++ step alone: %.3g)\n" % (batch, steps, cpp_k))
+    zero = np.zeros((batch, steps, model.nu))
+    cpp_us = []
+    for _ in range(args.rounds):
+        out = subprocess.run([args.cli, "bench", humanoid, "--steps", str(steps), "--warmup", "0"],
+                             capture_output=True, text=True, check=True).stdout
+        cpp_us.append(json.loads(out.splitlines()[-1])["us_per_step"])
+    print("\n## pliant.rollout from full states, humanoid %d x %d steps from rest (thousand steps "
+          "per second; the C++ step on the same trajectory: %s us)\n" % (batch, steps,
+                                                                           spread(cpp_us)))
     print("| threads | fresh pool per call | pliant.Rollout pool kept | per step over C++ (us, "
           "1 thread) |")
     print("|---:|---:|---:|---:|")
     for threads in (1, 2):
-        fresh = timed(lambda: pliant.rollout(model, data, state0, ctrl, threads=threads),
+        fresh = timed(lambda: pliant.rollout(model, data, state0, zero, threads=threads),
                       args.rounds)
         with pliant.Rollout(nthread=threads) as pool:
-            kept = timed(lambda: pool.rollout(model, data, state0, ctrl), args.rounds)
-        over = [1e6 * s / (batch * steps) - 1e3 / cpp_k for s in fresh] if threads == 1 else None
+            kept = timed(lambda: pool.rollout(model, data, state0, zero), args.rounds)
+        over = ([1e6 * s / (batch * steps) - statistics.median(cpp_us) for s in fresh]
+                if threads == 1 else None)
         print("| %d | %s | %s | %s |" % (threads, spread([batch * steps / s / 1e3 for s in fresh]),
                                         spread([batch * steps / s / 1e3 for s in kept]),
                                         spread(over) if over else "-"))
