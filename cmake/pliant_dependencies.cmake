@@ -4,6 +4,8 @@
 include(CMakeFindDependencyMacro)
 find_dependency(Eigen3 3.4 NO_MODULE)
 find_dependency(tinyxml2)
+# The engine's threads (transition derivatives' position columns).
+find_dependency(Threads)
 if(NOT TARGET pliant_deps::tinyobjloader)
   find_library(PLIANT_TINYOBJLOADER_LIBRARY tinyobjloader)
   find_library(PLIANT_QHULL_LIBRARY qhull_r)

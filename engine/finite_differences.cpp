@@ -1,6 +1,10 @@
 #include <Eigen/Cholesky>
+#include <algorithm>
+#include <atomic>
+#include <exception>
 #include <memory>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "engine/constraint/solve.h"
@@ -234,41 +238,84 @@ TransitionDerivatives transition_derivatives(const Model& m, Data& d, const Diff
     diff.linearise();
   }
 
-  // Controls: a limited control is nudged only within its range.
-  const std::vector<double> ctrl(d.ctrl.data(), d.ctrl.data() + nu);
-  for (int i = 0; i < nu; ++i) {
-    const bool limited = m.actuators.ctrl_limited[i];
-    const Vector2d range = m.actuators.ctrl_range[i];
-    const auto inside = [&](double a, double b) {
-      return !limited || (a >= range[0] && a <= range[1] && b >= range[0] && b <= range[1]);
-    };
-    const bool forward = inside(ctrl[i], ctrl[i] + eps);
-    const bool backward = (o.centred || !forward) && inside(ctrl[i] - eps, ctrl[i]);
-    Output plus, minus;
-    if (forward) plus = diff.run(From::kActuation, [&] { d.ctrl[i] += eps; });
-    if (backward) minus = diff.run(From::kActuation, [&] { d.ctrl[i] -= eps; });
-    diff.column(centre, forward ? &plus : nullptr, backward ? &minus : nullptr, i, out.B, out.D);
+  // Position columns: each a whole step, the bulk of the work. Threads
+  // beyond the caller's take them from a shared counter from the start, each
+  // on its own copy of the data (restored to the same state after each
+  // column, as data is), while the caller does the cheap columns and then
+  // joins in; every column sees exactly the inputs it sees on one thread.
+  const int workers = std::clamp(o.threads, 1, std::max(nv, 1));
+  std::atomic<int> next_position{0};
+  const auto position_columns = [&](Data& data, Differencer& differ) {
+    Eigen::VectorXd unit = Eigen::VectorXd::Zero(nv);
+    for (int i = next_position++; i < nv; i = next_position++) {
+      unit.setZero();
+      unit[i] = 1;
+      const auto nudge = [&](double h) { integrate_position(m, data.qpos.data(), unit.data(), h); };
+      const Output plus = differ.run(From::kPosition, [&] { nudge(eps); });
+      if (!o.centred) {
+        differ.column(centre, &plus, nullptr, i, out.A, out.C);
+        continue;
+      }
+      const Output minus = differ.run(From::kPosition, [&] { nudge(-eps); });
+      differ.column(centre, &plus, &minus, i, out.A, out.C);
+    }
+  };
+  std::vector<std::unique_ptr<Data>> copies;
+  std::vector<std::unique_ptr<Differencer>> differs;
+  for (int k = 1; k < workers; ++k) {
+    copies.push_back(std::make_unique<Data>(d));  // one allocation, buffers already sized
+    differs.push_back(std::make_unique<Differencer>(m, *copies.back(), o));
+  }
+  std::vector<std::exception_ptr> errors(workers);
+  std::vector<std::thread> threads;
+  for (int k = 1; k < workers; ++k) {
+    threads.emplace_back([&, k] {
+      try {
+        position_columns(*copies[k - 1], *differs[k - 1]);
+      } catch (...) {
+        errors[k] = std::current_exception();
+      }
+    });
   }
 
-  // One state column: forward, or centred, differences of `nudge(+-eps)`.
-  const auto state_column = [&](int c, From from, auto nudge) {
-    const Output plus = diff.run(from, [&] { nudge(eps); });
-    if (!o.centred) return diff.column(centre, &plus, nullptr, c, out.A, out.C);
-    const Output minus = diff.run(from, [&] { nudge(-eps); });
-    diff.column(centre, &plus, &minus, c, out.A, out.C);
-  };
-  for (int i = 0; i < na; ++i) {
-    state_column(2 * nv + i, From::kActuation, [&](double h) { d.act[i] += h; });
+  try {
+    // Controls: a limited control is nudged only within its range.
+    const std::vector<double> ctrl(d.ctrl.data(), d.ctrl.data() + nu);
+    for (int i = 0; i < nu; ++i) {
+      const bool limited = m.actuators.ctrl_limited[i];
+      const Vector2d range = m.actuators.ctrl_range[i];
+      const auto inside = [&](double a, double b) {
+        return !limited || (a >= range[0] && a <= range[1] && b >= range[0] && b <= range[1]);
+      };
+      const bool forward = inside(ctrl[i], ctrl[i] + eps);
+      const bool backward = (o.centred || !forward) && inside(ctrl[i] - eps, ctrl[i]);
+      Output plus, minus;
+      if (forward) plus = diff.run(From::kActuation, [&] { d.ctrl[i] += eps; });
+      if (backward) minus = diff.run(From::kActuation, [&] { d.ctrl[i] -= eps; });
+      diff.column(centre, forward ? &plus : nullptr, backward ? &minus : nullptr, i, out.B, out.D);
+    }
+
+    // One state column: forward, or centred, differences of `nudge(+-eps)`.
+    const auto state_column = [&](int c, From from, auto nudge) {
+      const Output plus = diff.run(from, [&] { nudge(eps); });
+      if (!o.centred) return diff.column(centre, &plus, nullptr, c, out.A, out.C);
+      const Output minus = diff.run(from, [&] { nudge(-eps); });
+      diff.column(centre, &plus, &minus, c, out.A, out.C);
+    };
+    for (int i = 0; i < na; ++i) {
+      state_column(2 * nv + i, From::kActuation, [&](double h) { d.act[i] += h; });
+    }
+    for (int i = 0; i < nv; ++i) {
+      state_column(nv + i, From::kVelocity, [&](double h) { d.qvel[i] += h; });
+    }
+    position_columns(d, diff);
+  } catch (...) {
+    errors[0] = std::current_exception();
+    next_position = nv;  // the workers stop after their current column
   }
-  for (int i = 0; i < nv; ++i) {
-    state_column(nv + i, From::kVelocity, [&](double h) { d.qvel[i] += h; });
-  }
-  Eigen::VectorXd unit = Eigen::VectorXd::Zero(nv);
-  for (int i = 0; i < nv; ++i) {
-    unit.setZero();
-    unit[i] = 1;
-    state_column(i, From::kPosition,
-                 [&](double h) { integrate_position(m, d.qpos.data(), unit.data(), h); });
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& e : errors) {
+    if (e) std::rethrow_exception(e);
   }
   return out;
 }

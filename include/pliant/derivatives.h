@@ -45,6 +45,11 @@ struct DifferenceOptions {
   // no row changes state (a test compares with centred differences); qpos
   // columns are differenced as before. Not with noslip.
   bool linearise_solve = false;
+  // Beyond MuJoCo: the position columns (a whole step each, the bulk of the
+  // work) are shared among this many threads, each stepping a copy of the
+  // data. The results do not depend on the count (a test checks, bit for
+  // bit).
+  int threads = 1;
 };
 
 struct TransitionDerivatives {
@@ -53,7 +58,8 @@ struct TransitionDerivatives {
 
 // The transition derivatives at data's state and controls. data's state
 // (time, qpos, qvel, act, warm start, ctrl) is restored on return; the
-// other results are those of the last nudged step. RK4 throws
+// other results are those of the last nudged step run on data (with
+// threads > 1, the copies step the last position columns). RK4 throws
 // std::invalid_argument (MuJoCo does not support it either).
 TransitionDerivatives transition_derivatives(const Model& model, Data& data,
                                              const DifferenceOptions& options = {});

@@ -99,6 +99,38 @@ TEST(TransitionDerivatives, SkippingStagesIsBitIdentical) {
   }
 }
 
+// The position columns on several threads, each on a copy of the data,
+// give the one-thread matrices bit for bit (with contacts, forward and
+// centred, with and without the linearised solve), and leave data's state
+// as it was.
+TEST(TransitionDerivatives, ThreadsGiveTheSameMatrices) {
+  const Model m = load_model_from_string(kScene);
+  Data d(m);
+  d.ctrl << 0.3, 0.2;
+  for (int i = 0; i < 30; ++i) step(m, d);
+  ASSERT_GT(d.contacts.size(), 3u);
+  const VectorXd qpos = d.qpos, qvel = d.qvel;
+  for (bool centred : {false, true}) {
+    for (bool linear : {false, true}) {
+      DifferenceOptions one;
+      one.centred = centred;
+      one.linearise_solve = linear;
+      const TransitionDerivatives a = transition_derivatives(m, d, one);
+      for (int threads : {2, 3, 64}) {
+        DifferenceOptions many = one;
+        many.threads = threads;
+        const TransitionDerivatives b = transition_derivatives(m, d, many);
+        EXPECT_EQ(a.A, b.A) << threads;
+        EXPECT_EQ(a.B, b.B) << threads;
+        EXPECT_EQ(a.C, b.C) << threads;
+        EXPECT_EQ(a.D, b.D) << threads;
+      }
+      EXPECT_EQ(d.qpos, qpos);
+      EXPECT_EQ(d.qvel, qvel);
+    }
+  }
+}
+
 // A control at the end of its range is nudged inward only: its column is
 // the one-sided difference, not a step past the range.
 TEST(TransitionDerivatives, ControlAtItsLimitIsDifferencedInward) {

@@ -79,8 +79,9 @@ int main(int argc, char** argv) {
       centred ? "centred" : "forward", mj_versionString());
   std::printf("%d repetitions of %d calls; median us per call [range]\n\n", repetitions, calls);
   std::printf(
-      "| model | nx x nu | Pliant us | Pliant, solve linearised, us | MuJoCo us | Pliant / "
-      "MuJoCo | linearised / MuJoCo |\n|---|---|---|---|---|---|---|\n");
+      "| model | nx x nu | Pliant us | Pliant, solve linearised, us | linearised, 2 threads, us | "
+      "MuJoCo us (1 thread) | Pliant / MuJoCo | linearised / MuJoCo | 2 threads / MuJoCo "
+      "|\n|---|---|---|---|---|---|---|---|---|\n");
   for (const Case& c : cases) {
     pliant::Model pm = pliant::load_model(c.path);
     char error[1000] = "";
@@ -113,7 +114,9 @@ int main(int argc, char** argv) {
     options.sensors = false;
     pliant::DifferenceOptions linearised = options;
     linearised.linearise_solve = true;
-    Timing ours, fast, theirs;
+    pliant::DifferenceOptions threaded = linearised;
+    threaded.threads = 2;
+    Timing ours, fast, two, theirs;
     for (int r = 0; r < repetitions; ++r) {
       auto start = Clock::now();
       for (int k = 0; k < calls; ++k) pliant::transition_derivatives(pm, pd, options);
@@ -124,6 +127,10 @@ int main(int argc, char** argv) {
       fast.us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count() /
                         calls);
       start = Clock::now();
+      for (int k = 0; k < calls; ++k) pliant::transition_derivatives(pm, pd, threaded);
+      two.us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count() /
+                       calls);
+      start = Clock::now();
       for (int k = 0; k < calls; ++k) {
         mjd_transitionFD(mm, md, 1e-6, centred, a.data(), nu ? b.data() : nullptr, nullptr,
                          nullptr);
@@ -131,12 +138,13 @@ int main(int argc, char** argv) {
       theirs.us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count() /
                           calls);
     }
-    const double om = ours.median(), fm = fast.median(), tm = theirs.median();
+    const double om = ours.median(), fm = fast.median(), wm = two.median(), tm = theirs.median();
     std::printf(
-        "| %s | %d x %d | %.1f [%.1f-%.1f] | %.1f [%.1f-%.1f] | %.1f [%.1f-%.1f] | %.2f | %.2f "
-        "|\n",
+        "| %s | %d x %d | %.1f [%.1f-%.1f] | %.1f [%.1f-%.1f] | %.1f [%.1f-%.1f] | %.1f "
+        "[%.1f-%.1f] | %.2f | %.2f | %.2f |\n",
         c.name, nx, nu, om, ours.us.front(), ours.us.back(), fm, fast.us.front(), fast.us.back(),
-        tm, theirs.us.front(), theirs.us.back(), om / tm, fm / tm);
+        wm, two.us.front(), two.us.back(), tm, theirs.us.front(), theirs.us.back(), om / tm,
+        fm / tm, wm / tm);
     mj_deleteData(md);
     mj_deleteModel(mm);
   }
