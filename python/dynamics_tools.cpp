@@ -101,6 +101,50 @@ void def_dynamics_tools(py::module_& mod, py::class_<Model, ModelPtr>& model) {
     if (name.empty()) return py::none();
     return py::str(name);
   });
+  // model.opt.disableflags and enableflags: the flags as MuJoCo's bit masks
+  // (mjtDisableBit, mjtEnableBit, 3.3.8's order).
+  using Flag = bool OptionFlags::*;
+  static constexpr Flag kDisable[] = {
+      &OptionFlags::constraint, &OptionFlags::equality,     &OptionFlags::frictionloss,
+      &OptionFlags::limit,      &OptionFlags::contact,      &OptionFlags::spring,
+      &OptionFlags::damper,     &OptionFlags::gravity,      &OptionFlags::clampctrl,
+      &OptionFlags::warmstart,  &OptionFlags::filterparent, &OptionFlags::actuation,
+      &OptionFlags::refsafe,    &OptionFlags::sensor,       &OptionFlags::midphase,
+      &OptionFlags::eulerdamp,  &OptionFlags::autoreset,    &OptionFlags::nativeccd,
+      &OptionFlags::island};
+  static constexpr Flag kEnable[] = {&OptionFlags::override_contacts, &OptionFlags::energy,
+                                     &OptionFlags::fwdinv, &OptionFlags::invdiscrete,
+                                     &OptionFlags::multiccd};
+  model.def_property(
+      "opt_disableflags",
+      [](const Model& m) {
+        int mask = 0;
+        for (int b = 0; b < 19; ++b) mask |= (m.options.flags.*kDisable[b] ? 0 : 1) << b;
+        return mask;
+      },
+      [](Model& m, long mask) {
+        if (mask < 0 || mask >= (1L << 19)) {
+          throw py::value_error("disableflags is " + std::to_string(mask) +
+                                "; accepted: a mask of mjtDisableBit (0 to 2^19 - 1)");
+        }
+        for (int b = 0; b < 19; ++b) m.options.flags.*kDisable[b] = ((mask >> b) & 1) == 0;
+      },
+      "mjtDisableBit mask: a set bit turns that part off");
+  model.def_property(
+      "opt_enableflags",
+      [](const Model& m) {
+        int mask = 0;
+        for (int b = 0; b < 5; ++b) mask |= (m.options.flags.*kEnable[b] ? 1 : 0) << b;
+        return mask;
+      },
+      [](Model& m, long mask) {
+        if (mask < 0 || mask >= (1L << 5)) {
+          throw py::value_error("enableflags is " + std::to_string(mask) +
+                                "; accepted: a mask of mjtEnableBit (0 to 31)");
+        }
+        for (int b = 0; b < 5; ++b) m.options.flags.*kEnable[b] = ((mask >> b) & 1) != 0;
+      },
+      "mjtEnableBit mask: override, energy, fwdinv, invdiscrete, multiccd");
   mod.def(
       "ray",
       [](const ModelPtr& m, const PyData& d, const py::handle& origin, const py::handle& direction,

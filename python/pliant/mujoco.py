@@ -104,6 +104,36 @@ class mjtIntegrator(enum.IntEnum):  # noqa: N801
     mjINT_IMPLICITFAST = 3
 
 
+class mjtDisableBit(enum.IntFlag):  # noqa: N801
+    mjDSBL_CONSTRAINT = 1 << 0
+    mjDSBL_EQUALITY = 1 << 1
+    mjDSBL_FRICTIONLOSS = 1 << 2
+    mjDSBL_LIMIT = 1 << 3
+    mjDSBL_CONTACT = 1 << 4
+    mjDSBL_SPRING = 1 << 5
+    mjDSBL_DAMPER = 1 << 6
+    mjDSBL_GRAVITY = 1 << 7
+    mjDSBL_CLAMPCTRL = 1 << 8
+    mjDSBL_WARMSTART = 1 << 9
+    mjDSBL_FILTERPARENT = 1 << 10
+    mjDSBL_ACTUATION = 1 << 11
+    mjDSBL_REFSAFE = 1 << 12
+    mjDSBL_SENSOR = 1 << 13
+    mjDSBL_MIDPHASE = 1 << 14
+    mjDSBL_EULERDAMP = 1 << 15
+    mjDSBL_AUTORESET = 1 << 16
+    mjDSBL_NATIVECCD = 1 << 17
+    mjDSBL_ISLAND = 1 << 18
+
+
+class mjtEnableBit(enum.IntFlag):  # noqa: N801
+    mjENBL_OVERRIDE = 1 << 0
+    mjENBL_ENERGY = 1 << 1
+    mjENBL_FWDINV = 1 << 2
+    mjENBL_INVDISCRETE = 1 << 3
+    mjENBL_MULTICCD = 1 << 4
+
+
 class mjtCone(enum.IntEnum):  # noqa: N801
     mjCONE_PYRAMIDAL = 0
     mjCONE_ELLIPTIC = 1

@@ -91,3 +91,25 @@ def test_what_is_not_offered_says_so(humanoid):
     assert not hasattr(mujoco, "mjr_render")
     with pytest.raises(NotImplementedError):
         mujoco.MjModel.from_binary_path("model.mjb")
+
+
+def test_option_flags_as_mujoco_masks(humanoid):
+    model, data = humanoid
+    assert model.opt.disableflags == 0 and model.opt.enableflags == 0
+    model.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_GRAVITY
+    model.opt.enableflags = mujoco.mjtEnableBit.mjENBL_ENERGY
+    mujoco.mj_resetData(model, data)
+    mujoco.mj_forward(model, data)
+    # At rest and without gravity the bias force is zero; the energy flag
+    # computes the energy in forward (no gravity, no springs: zero).
+    assert np.all(data.qfrc_bias == 0)
+    assert np.all(data.energy == 0)
+    model.opt.disableflags = 0
+    mujoco.mj_forward(model, data)
+    assert np.any(data.qfrc_bias != 0) and data.energy[0] != 0
+    model.opt.disableflags = mujoco.mjtDisableBit.mjDSBL_GRAVITY
+    with pytest.raises(ValueError, match="disableflags"):
+        model.opt.disableflags = -1
+    assert model.opt.disableflags == int(mujoco.mjtDisableBit.mjDSBL_GRAVITY)
+    model.opt.disableflags = 0
+    model.opt.enableflags = 0
