@@ -31,7 +31,6 @@ void read_actuator_common(AttributeReader& reader, ActuatorSpec& actuator) {
   reader.read("cranksite", actuator.cranksite);
   reader.read("lengthrange", actuator.lengthrange);
   reader.read("refsite", actuator.refsite);
-  reader.accept_unused("actdim", "Pliant gives a stateful actuator one activation");
   skip_user_data(reader);
 
   reader.read("body", actuator.body);
@@ -39,6 +38,9 @@ void read_actuator_common(AttributeReader& reader, ActuatorSpec& actuator) {
 }
 
 void read_general(AttributeReader& reader, const std::string&, ActuatorSpec& actuator) {
+  // Only <general> takes actdim (MuJoCo 3.3.8's schema); a class's value
+  // reaches the shortcut elements of the class too.
+  reader.read("actdim", actuator.actdim);
   reader.read_keyword("dyntype", actuator.dyntype, KeywordTable<DynamicsType>(kDynamicsKeywords));
   reader.read_keyword("gaintype", actuator.gaintype, KeywordTable<GainType>(kGainKeywords));
   reader.read_keyword("biastype", actuator.biastype, KeywordTable<BiasType>(kBiasKeywords));

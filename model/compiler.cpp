@@ -148,6 +148,7 @@ class Compiler {
     compile_bodies();
     compile_joints_and_dofs();
     compile_mass();
+    align_free_bodies();
     compute_frames_at_qpos0();
     compile_tendons();
     compile_actuators();
@@ -726,6 +727,7 @@ class Compiler {
         j.actfrc_range.push_back(js.actuatorfrcrange);
         j.actgravcomp.push_back(js.actuatorgravcomp);
         j.type.push_back(js.type);
+        joint_specs_.push_back(&js);
         j.qpos_adr.push_back(m_.nq);
         j.dof_adr.push_back(d.count());
         j.body.push_back(static_cast<int>(body));
@@ -755,6 +757,63 @@ class Compiler {
   // Mass and inertia of each body: from <inertial>, or from its geoms (each a
   // solid of uniform density, summed about the combined centre of mass and
   // then diagonalised to the principal frame).
+  // <freejoint align> (or <compiler alignfree>), as MuJoCo 3.3.8 applies it:
+  // a free body without child bodies gets its inertial frame as its body
+  // frame. Its geoms, sites, cameras and lights are expressed in the new
+  // frame, and the joint's qpos0 is the new pose (keyframes are kept as
+  // written).
+  void align_free_bodies() {
+    Bodies& b = m_.bodies;
+    std::vector<bool> has_child(b.count(), false);
+    for (int i = 1; i < b.count(); ++i) has_child[b.parent[i]] = true;
+    for (int i = 1; i < b.count(); ++i) {
+      if (has_child[i] || b.joint_count[i] != 1) continue;
+      const int joint = b.joint_adr[i];
+      const JointSpec& js = *joint_specs_[joint];
+      if (js.type != JointType::kFree) continue;
+      const bool align =
+          js.align == TriState::kAuto ? spec_.compiler.alignfree : js.align == TriState::kTrue;
+      if (!align) continue;
+      const Vector3d ipos = b.ipos[i];
+      const Quaterniond iquat = b.iquat[i];
+      const Quaterniond inverse = iquat.conjugate();
+      const auto to_new = [&](const Vector3d& p) { return Vector3d(inverse * (p - ipos)); };
+      b.pos[i] = b.pos[i] + b.quat[i] * ipos;
+      b.quat[i] = (b.quat[i] * iquat).normalized();
+      b.ipos[i].setZero();
+      b.iquat[i] = Quaterniond::Identity();
+      Geoms& g = m_.geoms;
+      for (int k = b.geom_adr[i]; k < b.geom_adr[i] + b.geom_count[i]; ++k) {
+        g.pos[k] = to_new(g.pos[k]);
+        g.quat[k] = (inverse * g.quat[k]).normalized();
+        g.same_frame_as_body[k] =
+            g.pos[k].isZero(0) && g.quat[k].coeffs() == Quaterniond::Identity().coeffs();
+      }
+      Sites& s = m_.sites;
+      for (int k = 0; k < s.count(); ++k) {
+        if (s.body[k] != i) continue;
+        s.pos[k] = to_new(s.pos[k]);
+        s.quat[k] = (inverse * s.quat[k]).normalized();
+      }
+      Cameras& c = m_.cameras;
+      for (int k = 0; k < c.count(); ++k) {
+        if (c.body[k] != i) continue;
+        c.pos[k] = to_new(c.pos[k]);
+        c.quat[k] = (inverse * c.quat[k]).normalized();
+      }
+      Lights& l = m_.lights;
+      for (int k = 0; k < l.count(); ++k) {
+        if (l.body[k] != i) continue;
+        l.pos[k] = to_new(l.pos[k]);
+        l.dir[k] = inverse * l.dir[k];
+      }
+      const int adr = m_.joints.qpos_adr[joint];
+      const double pose[7] = {b.pos[i].x(),  b.pos[i].y(),  b.pos[i].z(), b.quat[i].w(),
+                              b.quat[i].x(), b.quat[i].y(), b.quat[i].z()};
+      for (int k = 0; k < 7; ++k) m_.qpos0[adr + k] = m_.qpos_spring[adr + k] = pose[k];
+    }
+  }
+
   void compile_mass() {
     Bodies& b = m_.bodies;
     const CompilerSettings& c = spec_.compiler;
@@ -1177,6 +1236,13 @@ class Compiler {
       // One activation per actuator with dynamics, in actuator order (MuJoCo
       // 3.x allows stateful and stateless actuators in any order).
       const bool stateful = s.dyntype != DynamicsType::kNone;
+      if (s.actdim >= 0 && s.actdim != (stateful ? 1 : 0)) {
+        fail(s.where, "actdim " + std::to_string(s.actdim) + " does not fit this actuator's " +
+                          (stateful ? "dynamics (one activation)" : "lack of dynamics (none)") +
+                          "; accepted: " + (stateful ? "1" : "0") +
+                          ", or -1 for the dynamics' own (more need dyntype 'user', which "
+                          "Pliant does not have)");
+      }
       a.act_adr.push_back(stateful ? m_.na : -1);
       a.act_num.push_back(stateful ? 1 : 0);
       a.actearly.push_back(s.actearly);
@@ -1558,6 +1624,7 @@ class Compiler {
   const ModelSpec& spec_;
   Model m_;
   std::vector<FlatBody> bodies_;
+  std::vector<const JointSpec*> joint_specs_;  // per compiled joint, its spec
   std::vector<const GeomSpec*> geom_specs_;
   std::vector<const CameraSpec*> camera_specs_;
   std::vector<const LightSpec*> light_specs_;

@@ -578,8 +578,7 @@ void parse_compiler(AttributeReader& reader, CompilerSettings& compiler) {
   }
   bool flag = false;
   reader.read_bool("fusestatic", compiler.fusestatic);
-  reader.accept_unused("alignfree",
-                       "not applied: free bodies keep their frames (no inertial alignment)");
+  reader.read_bool("alignfree", compiler.alignfree);
   reader.has("saveinertial");  // about writing MJCF, which Pliant does not do
   // Accepted without effect on the simulation.
   reader.read_bool("discardvisual", flag);

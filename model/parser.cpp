@@ -11,6 +11,7 @@
 
 #include "model/attach.h"
 #include "model/element_parsers.h"
+#include "model/element_reading.h"
 #include "model/orientation.h"
 #include "pliant/load_error.h"
 #include "pliant/sensor_types.h"
@@ -684,7 +685,7 @@ class Parser {
     joint.type = JointType::kFree;
     r.read("name", joint.name);
     r.read("group", joint.group);
-    r.accept_unused("align", "not applied: the free body keeps its frame (no inertial alignment)");
+    read_tristate(r, "align", joint.align);
     r.finish();
     scope.body.joints.push_back(joint);
   }

@@ -25,6 +25,7 @@ struct CompilerSettings {
   std::string eulerseq = "xyz";  // lowercase: rotating axes, uppercase: fixed axes
   std::string meshdir, texturedir, assetdir;
   bool autolimits = true;  // MuJoCo 3.x default: a range alone turns limits on
+  bool alignfree = false;  // free joints' default for align
   InertiaFromGeom inertiafromgeom = InertiaFromGeom::kAuto;
   std::array<int, 2> inertiagrouprange = {0, 5};
   double settotalmass = -1;
@@ -105,6 +106,9 @@ struct JointSpec {
   SourceLocation where;
   std::string name;
   JointType type = JointType::kHinge;
+  // <freejoint align>: move the body frame onto its inertial frame (auto:
+  // <compiler alignfree>).
+  TriState align = TriState::kAuto;
   int group = 0;
   Vector3d pos{0, 0, 0};
   Vector3d axis{0, 0, 1};
@@ -232,6 +236,9 @@ struct ActuatorSpec {
   // ctrlrange (position) or actrange (intvelocity) from the target joint's or
   // tendon's range, scaled about its middle by this factor; 0: off.
   double inheritrange = 0;
+  // <general actdim>: activations of the actuator; negative: from dyntype
+  // (1 with dynamics, 0 without), which is also the only value accepted.
+  int actdim = -1;
   bool actearly = false;
   TriState ctrllimited = TriState::kAuto, forcelimited = TriState::kAuto,
            actlimited = TriState::kAuto;

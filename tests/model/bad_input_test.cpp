@@ -70,6 +70,9 @@ const std::vector<BadFile>& bad_files() {
       {"plane_two_sizes.xml", 3, {"a plane geom needs three sizes"}},
       {"section_attribute.xml", 3, {"unknown attribute 'gear' on <actuator>; accepted: none"}},
       {"tendon_path_child.xml", 6, {"<joint> takes no child elements, found <site>"}},
+      // actdim: only <general> takes it, and only the value its dynamics need.
+      {"actuator_actdim.xml", 4, {"actdim 2 does not fit", "accepted: 1"}},
+      {"actuator_actdim_motor.xml", 4, {"unknown attribute 'actdim' on <motor>"}},
       // size="" is absent, as MuJoCo 3.3.8 reads it: the sphere has no size.
       {"empty_size.xml", 3, {"a sphere geom needs 1 positive size value"}},
       {"keyframe_qpos_length.xml", 9, {"'qpos' of <key> has 3 values; the model needs 1"}},
