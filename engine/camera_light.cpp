@@ -18,9 +18,20 @@ void fixed_light(const Model& m, const Data& d, int i, Vector3d& pos, Vector3d& 
   dir = d.xmat[body] * m.lights.dir[i];
 }
 
-// The point a targeting camera or light looks at; false without a target.
+// Whether the mode keeps the offset and orientation of qpos0.
+bool tracks(int mode) { return mode == kTrack || mode == kTrackCom; }
+
+// A tracking camera's or light's position: its qpos0 offset from the body
+// (track) or from the body's subtree centre of mass (trackcom).
+Vector3d tracked_position(const Data& d, int mode, int body, const Vector3d& pos0,
+                          const Vector3d& poscom0) {
+  return mode == kTrack ? Vector3d(d.xpos[body] + pos0) : Vector3d(d.subtree_com[body] + poscom0);
+}
+
+// The point a targeting camera or light looks at; false for the other
+// modes and without a target.
 bool target_point(const Data& d, int mode, int target, Vector3d& point) {
-  if (target < 0) return false;
+  if ((mode != kTargetBody && mode != kTargetBodyCom) || target < 0) return false;
   point = mode == kTargetBody ? d.xpos[target] : d.subtree_com[target];
   return true;
 }
@@ -39,12 +50,10 @@ void camera_light_poses(const Model& m, Data& d) {
     fixed_camera(m, d, i, pos, mat);
     const int body = c.body[i], mode = c.mode[i];
     Vector3d point;
-    if (mode == kTrack || mode == kTrackCom) {
+    if (tracks(mode)) {
       mat = c.mat0[i];
-      pos = (mode == kTrack ? d.xpos[body] : d.subtree_com[body]) +
-            (mode == kTrack ? c.pos0[i] : c.poscom0[i]);
-    } else if ((mode == kTargetBody || mode == kTargetBodyCom) &&
-               target_point(d, mode, c.target_body[i], point)) {
+      pos = tracked_position(d, mode, body, c.pos0[i], c.poscom0[i]);
+    } else if (target_point(d, mode, c.target_body[i], point)) {
       // z: away from the target; x: horizontal (orthogonal to z and world
       // up); y completes the frame.
       const Vector3d z = (pos - point).normalized();
@@ -62,12 +71,10 @@ void camera_light_poses(const Model& m, Data& d) {
     fixed_light(m, d, i, pos, dir);
     const int body = l.body[i], mode = l.mode[i];
     Vector3d point;
-    if (mode == kTrack || mode == kTrackCom) {
+    if (tracks(mode)) {
       dir = l.dir0[i];
-      pos = (mode == kTrack ? d.xpos[body] : d.subtree_com[body]) +
-            (mode == kTrack ? l.pos0[i] : l.poscom0[i]);
-    } else if ((mode == kTargetBody || mode == kTargetBodyCom) &&
-               target_point(d, mode, l.target_body[i], point)) {
+      pos = tracked_position(d, mode, body, l.pos0[i], l.poscom0[i]);
+    } else if (target_point(d, mode, l.target_body[i], point)) {
       dir = (point - pos).normalized();
     }
   }
