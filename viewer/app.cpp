@@ -386,6 +386,7 @@ void App::start_passive() {
   state_.bounds = scene_bounds(*state_.model, *state_.data);
   reset_camera(state_.camera, state_.bounds);
   state_.path = "(passive: synced from the script)";
+  state_.passive = true;
 }
 
 void App::follow_passive() {

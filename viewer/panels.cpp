@@ -56,6 +56,12 @@ void file_section(ViewerState& state) {
 
 void simulation_section(ViewerState& state) {
   if (!ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (state.passive) {
+    // The script steps, resets and paces the data; the window only shows it.
+    ImGui::TextDisabled("stepped by the script (passive viewer)");
+    if (state.data) ImGui::Text("time %.3f s   step %ld", state.data->time, state.data->step_count);
+    return;
+  }
   if (ImGui::Button(state.running ? "Pause (space)" : "Run (space)")) {
     state.running = !state.running;
   }
@@ -423,7 +429,10 @@ void draw_status_line(const ViewerState& state) {
   ImGui::Begin("status", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                    ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoSavedSettings);
-  if (state.data) {
+  if (state.data && state.passive) {
+    ImGui::Text("synced  t = %.3f s  contacts %d", state.data->time,
+                static_cast<int>(state.data->contacts.size()));
+  } else if (state.data) {
     ImGui::Text("%s  t = %.3f s  x%.3g  real-time factor %.2f  contacts %d",
                 state.running ? "running" : "paused", state.data->time, state.speed,
                 state.real_time_factor, static_cast<int>(state.data->contacts.size()));

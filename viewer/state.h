@@ -40,6 +40,7 @@ struct ViewerState {
   std::vector<std::string> watched_files;
 
   // Simulation control.
+  bool passive = false;  // a script steps the data (launch_passive): no time controls
   bool running = true;
   double speed = 1;             // simulated seconds per real second asked for
   double real_time_factor = 0;  // measured
