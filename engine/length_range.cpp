@@ -73,6 +73,7 @@ Model pulling_model(const Model& m) {
 }
 
 constexpr double kMaxPullSteps = 100000;
+constexpr double kMaxTotalSteps = 400000;
 
 struct Run {
   double low = 0, high = 0;  // extremes of the length in the final window
@@ -132,6 +133,25 @@ void compute_length_ranges(Model& m) {
   // Each pull takes inttotal / timestep steps (1000 with the defaults); a
   // model asking for more than kMaxPullSteps would keep loading for ever.
   const double steps = o.inttotal / sim.options.timestep;
+  // And all the pulls together (two per actuator) at most kMaxTotalSteps:
+  // a model must load in seconds, not hours (a fuzzed model pulled 10
+  // actuators 100 000 steps each).
+  int pulled = 0;
+  for (int i = 0; i < m.nu; ++i) {
+    if (!wanted(m, i, o.mode)) continue;
+    if (o.useexisting && a.length_range[i][0] < a.length_range[i][1]) continue;
+    if (o.uselimit && limit_range(m, i, a.length_range[i])) continue;
+    ++pulled;
+  }
+  if (steps <= kMaxPullSteps && !(2 * pulled * steps <= kMaxTotalSteps)) {
+    throw LoadError(m.file, 0,
+                    "the length range simulation would take " + std::to_string(2 * pulled * steps) +
+                        " steps (" + std::to_string(pulled) + " actuators, two pulls of " +
+                        std::to_string(steps) + " steps each); at most " +
+                        std::to_string(static_cast<long>(kMaxTotalSteps)) +
+                        " are accepted: give the actuators lengthrange, or a shorter inttotal or "
+                        "a longer timestep in <compiler><lengthrange>");
+  }
   for (int i = 0; i < m.nu; ++i) {
     if (!wanted(m, i, o.mode)) continue;
     if (o.useexisting && a.length_range[i][0] < a.length_range[i][1]) continue;

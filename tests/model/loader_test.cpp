@@ -226,5 +226,24 @@ TEST(Loader, ShortcutsInAnotherShortcutsClass) {
   EXPECT_EQ(gain[2][2], -1);
 }
 
+// Length ranges by simulation: all the pulls together are bounded too, so
+// a model loads in seconds (three actuators of 100 000-step pulls: refused).
+TEST(Loader, LengthRangeSimulationHasATotalBudget) {
+  std::string xml = R"(
+    <mujoco>
+      <compiler><lengthrange mode="all" inttotal="100" timestep="0.001"/></compiler>
+      <worldbody><body><joint name="a"/><geom size="0.1"/></body>
+        <body pos="1 0 0"><joint name="b"/><geom size="0.1"/></body>
+        <body pos="2 0 0"><joint name="c"/><geom size="0.1"/></body></worldbody>
+      <actuator><motor joint="a"/><motor joint="b"/><motor joint="c"/></actuator>
+    </mujoco>)";
+  try {
+    load_model_from_string(xml);
+    ADD_FAILURE() << "loaded";
+  } catch (const LoadError& e) {
+    EXPECT_NE(e.message().find("at most 400000"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace pliant
