@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "engine/dynamics.h"
 #include "model/numeric_limits.h"
@@ -121,14 +122,16 @@ std::string range_text(double low, double high) {
 void compute_length_ranges(Model& m) {
   const LengthRangeOptions& o = m.lengthrange;
   Actuators& a = m.actuators;
-  bool simulate = false;
+  // The actuators to pull (a range the model gives, or a limit taken as it
+  // is, spares one).
+  std::vector<int> pulled;
   for (int i = 0; i < m.nu; ++i) {
     if (!wanted(m, i, o.mode)) continue;
     if (o.useexisting && a.length_range[i][0] < a.length_range[i][1]) continue;
     if (o.uselimit && limit_range(m, i, a.length_range[i])) continue;
-    simulate = true;
+    pulled.push_back(i);
   }
-  if (!simulate) return;
+  if (pulled.empty()) return;
   const Model sim = pulling_model(m);
   // Each pull takes inttotal / timestep steps (1000 with the defaults); a
   // model asking for more than kMaxPullSteps would keep loading for ever.
@@ -136,26 +139,17 @@ void compute_length_ranges(Model& m) {
   // And all the pulls together (two per actuator) at most kMaxTotalSteps:
   // a model must load in seconds, not hours (a fuzzed model pulled 10
   // actuators 100 000 steps each).
-  int pulled = 0;
-  for (int i = 0; i < m.nu; ++i) {
-    if (!wanted(m, i, o.mode)) continue;
-    if (o.useexisting && a.length_range[i][0] < a.length_range[i][1]) continue;
-    if (o.uselimit && limit_range(m, i, a.length_range[i])) continue;
-    ++pulled;
-  }
-  if (steps <= kMaxPullSteps && !(2 * pulled * steps <= kMaxTotalSteps)) {
+  const double total = 2.0 * static_cast<double>(pulled.size()) * steps;
+  if (steps <= kMaxPullSteps && !(total <= kMaxTotalSteps)) {
     throw LoadError(m.file, 0,
-                    "the length range simulation would take " + std::to_string(2 * pulled * steps) +
-                        " steps (" + std::to_string(pulled) + " actuators, two pulls of " +
+                    "the length range simulation would take " + std::to_string(total) + " steps (" +
+                        std::to_string(pulled.size()) + " actuators, two pulls of " +
                         std::to_string(steps) + " steps each); at most " +
                         std::to_string(static_cast<long>(kMaxTotalSteps)) +
                         " are accepted: give the actuators lengthrange, or a shorter inttotal or "
                         "a longer timestep in <compiler><lengthrange>");
   }
-  for (int i = 0; i < m.nu; ++i) {
-    if (!wanted(m, i, o.mode)) continue;
-    if (o.useexisting && a.length_range[i][0] < a.length_range[i][1]) continue;
-    if (o.uselimit && limit_range(m, i, a.length_range[i])) continue;
+  for (int i : pulled) {
     const std::string what = "actuator '" + a.name[i] + "' (" + std::to_string(i) + "): ";
     const SourceLocation where =
         i < static_cast<int>(a.where.size()) ? a.where[i] : SourceLocation{m.file, 0};
