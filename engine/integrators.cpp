@@ -52,10 +52,16 @@ void integrate_euler(const Model& m, Data& d) {
   // Same tree sparsity as M: only the diagonal changes.
   const double h = m.options.timestep;
   Workspace& w = workspace(d);
-  w.factor = d.qM;
-  for (int i = 0; i < m.nv; ++i) w.factor[m.dofs.madr[i]] += h * m.dofs.damping[i];
-  w.factor_diagonal.resize(m.nv);
-  tree_ldl_factor(mass_sparsity(m), w.factor.data(), w.factor_diagonal.data());
+  w.factor_input = d.qM;
+  for (int i = 0; i < m.nv; ++i) w.factor_input[m.dofs.madr[i]] += h * m.dofs.damping[i];
+  // The factor is a function of its input alone: steps that share M (the
+  // velocity and control nudges of the step's derivatives) factor it once.
+  if (w.factor_input.size() != w.factored.size() || w.factor_input != w.factored) {
+    w.factored = w.factor_input;
+    w.factor = w.factor_input;
+    w.factor_diagonal.resize(m.nv);
+    tree_ldl_factor(mass_sparsity(m), w.factor.data(), w.factor_diagonal.data());
+  }
   w.force = d.qfrc_smooth + d.qfrc_constraint;
   tree_ldl_solve(mass_sparsity(m), w.factor.data(), w.factor_diagonal.data(), w.force.data());
   const VectorXd& qacc = w.force;

@@ -22,6 +22,7 @@ struct Workspace {
   IslandScratch islands;       // solve_constraints by island
   VectorXd scratch_nv;
   VectorXd factor;                       // nM: M + h diag(damping) for implicit damping
+  VectorXd factor_input, factored;       // nM: that matrix now, and the one `factor` holds
   VectorXd factor_diagonal, force;       // nv
   Eigen::MatrixXd jacobian;              // 6 x nv, zero between uses (first columns used)
   std::vector<int> columns;              // one row's columns

@@ -35,15 +35,18 @@ struct DifferenceOptions {
   // position stage; act and ctrl nudges skip position and velocity), as
   // MuJoCo does. The results are bit-identical either way (a test checks).
   bool skip_stages = true;
-  // Beyond MuJoCo: qvel, act and ctrl columns take the constraint solve's
-  // derivative instead of solving again. A nudge of them changes no
-  // geometry, so the rows, J and M stay; the solve's optimum moves by
-  // implicit differentiation of the convex problem within its active set
-  // (Newton's Hessian M + J^T Dact J, factored once). The smooth forces,
-  // activations and the integrator are differenced as before, with no
-  // collision and no solver run per column. Equal to differencing where
-  // no row changes state (a test compares with centred differences); qpos
-  // columns are differenced as before. Not with noslip.
+  // Beyond MuJoCo: no column runs the constraint solver. A qvel, act or
+  // ctrl nudge changes no geometry, so the rows, J and M stay; the solve's
+  // optimum moves by implicit differentiation of the convex problem within
+  // its active set (Newton's Hessian M + J^T Dact J, inverted once). Equal
+  // to differencing where no row changes state (a test compares with
+  // centred differences). A qpos nudge runs every stage but the solve,
+  // whose optimum is found by chord steps from the centre's (Newton steps
+  // with the centre's Hessian), about three gradients instead of a solve;
+  // equal to differencing full solves within 1e-8 (a test). A nudge that
+  // makes or breaks a contact, or whose steps converge slowly, is solved.
+  // The smooth forces, activations and the integrator are differenced as
+  // before. Not with noslip.
   bool linearise_solve = false;
   // Beyond MuJoCo: the position columns (a whole step each, the bulk of the
   // work) are shared among this many threads, each stepping a copy of the

@@ -225,9 +225,14 @@ double column_gap(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, int first,
   return worst;
 }
 
-// The linearised solve against centred differences of full solves, with
-// contacts of both cones, a limit, friction loss and activations, for the
-// integrators it covers; qpos columns are the same computation.
+// The linearised solve against differences of full solves, with contacts
+// of both cones, a limit, friction loss and activations, for the
+// integrators it covers. qvel, act and ctrl columns: the forward linearised
+// columns against centred differences (the solve is linear there, so they
+// are the centred columns). qpos columns: against the same differences of
+// full solves, forward and centred; the forward difference's own error on a
+// resting box's height column is 1e-3 (against centred), the chord steps'
+// 1e-9.
 TEST(TransitionDerivatives, LinearisedSolveEqualsCentredDifferences) {
   for (const char* cone : {"elliptic", "pyramidal"}) {
     for (const char* integrator : {"Euler", "implicitfast", "implicit"}) {
@@ -241,19 +246,57 @@ TEST(TransitionDerivatives, LinearisedSolveEqualsCentredDifferences) {
       for (int i = 0; i < 40; ++i) step(m, d);
       d.qvel[m.nv - 1] = 0.8;
       ASSERT_GT(d.contacts.size(), 3u);
-      DifferenceOptions centred, linear;
-      centred.centred = true;
-      linear.linearise_solve = true;
+      DifferenceOptions centred, linear, forward, linear_centred;
+      centred.centred = linear_centred.centred = true;
+      linear.linearise_solve = linear_centred.linearise_solve = true;
       const TransitionDerivatives a = transition_derivatives(m, d, centred);
       const TransitionDerivatives b = transition_derivatives(m, d, linear);
-      const int ndx = 2 * m.nv + m.na;
-      EXPECT_LT(column_gap(a.A, b.A, m.nv, ndx), 1e-5) << cone << " " << integrator;
-      EXPECT_LT(column_gap(a.B, b.B, 0, m.nu), 1e-5) << cone << " " << integrator;
-      EXPECT_LT(column_gap(a.C, b.C, m.nv, ndx), 1e-5) << cone << " " << integrator;
-      EXPECT_LT(column_gap(a.D, b.D, 0, m.nu), 1e-5) << cone << " " << integrator;
+      const int nv = m.nv, ndx = 2 * nv + m.na;
+      const std::string where = std::string(cone) + " " + integrator;
+      EXPECT_LT(column_gap(a.A, b.A, nv, ndx), 1e-5) << where;
+      EXPECT_LT(column_gap(a.B, b.B, 0, m.nu), 1e-5) << where;
+      EXPECT_LT(column_gap(a.C, b.C, nv, ndx), 1e-5) << where;
+      EXPECT_LT(column_gap(a.D, b.D, 0, m.nu), 1e-5) << where;
       EXPECT_GT(b.B.norm(), 1e-3);
+      const TransitionDerivatives e = transition_derivatives(m, d, forward);
+      const TransitionDerivatives c = transition_derivatives(m, d, linear_centred);
+      EXPECT_LT(column_gap(e.A, b.A, 0, nv), 1e-7) << where;
+      EXPECT_LT(column_gap(e.C, b.C, 0, nv), 1e-7) << where;
+      EXPECT_LT(column_gap(a.A, c.A, 0, nv), 1e-7) << where;
+      EXPECT_LT(column_gap(a.C, c.C, 0, nv), 1e-7) << where;
+      // The forward differences' own error is far larger: the comparison
+      // can tell the two apart.
+      EXPECT_GT(column_gap(a.A, e.A, 0, nv), 1e-4) << where;
     }
   }
+}
+
+// A qpos nudge that makes a contact: the linearised solve has no rows to
+// follow, so the column is the full solve's, bit for bit; without that
+// fallback it would miss the contact's force.
+TEST(TransitionDerivatives, LinearisedSolveSolvesWhereANudgeMakesAContact) {
+  const Model m = load_model_from_string(R"(
+    <mujoco><option gravity="0 0 -9.81"/><worldbody><geom type="plane" size="5 5 .1"/>
+      <body pos="0 0 .1000005"><freejoint/><geom type="sphere" size=".1"/></body>
+    </worldbody></mujoco>)");
+  Data d(m);
+  forward(m, d);
+  ASSERT_EQ(d.efc.count(), 0);
+  DifferenceOptions forward_differences, linear;
+  linear.linearise_solve = true;
+  const TransitionDerivatives e = transition_derivatives(m, d, forward_differences);
+  const TransitionDerivatives b = transition_derivatives(m, d, linear);
+  // The sphere is 5e-7 above the plane: a forward nudge of its height
+  // (+1e-6) makes no contact, the centred difference's downward one does.
+  EXPECT_EQ(e.A, b.A);
+  DifferenceOptions centred = forward_differences, linear_centred = linear;
+  centred.centred = linear_centred.centred = true;
+  const TransitionDerivatives ec = transition_derivatives(m, d, centred);
+  const TransitionDerivatives bc = transition_derivatives(m, d, linear_centred);
+  EXPECT_EQ(ec.A.col(2), bc.A.col(2));
+  // The contact shows in the height column: its velocity row is far from
+  // free fall's (which is 0: height does not change the acceleration).
+  EXPECT_GT(std::abs(ec.A(m.nv + 2, 2)), 1.0);
 }
 
 }  // namespace
