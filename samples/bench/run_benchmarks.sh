@@ -34,14 +34,16 @@ fi
 # Against today's MuJoCo (3.x, native) when its install is beside the
 # project (../shared/mujoco-3.12.1) or named by -DPLIANT_MUJOCO3_DIR: the
 # same report in docs/benchmarks-mujoco3.md (the pile of 3000 boxes is left
-# out: MuJoCo 3.12.1 takes about a second a step there), and the
-# derivatives of the step (samples/bench/mujoco3/derivative_bench).
+# out: MuJoCo 3.12.1 takes about a second a step there), the derivatives
+# of the step (samples/bench/mujoco3/derivative_bench) and batched
+# throughput on 1..N threads (samples/bench/mujoco3/batch_bench).
 if ninja -C build/bench -t targets all | grep -q '^samples/bench/mujoco3/side_by_side_mujoco3:'; then
-  cmake --build --preset bench -j2 --target side_by_side_mujoco3 derivative_bench
+  cmake --build --preset bench -j2 --target side_by_side_mujoco3 derivative_bench batch_bench
   build/bench/samples/bench/mujoco3/side_by_side_mujoco3 --markdown docs/benchmarks-mujoco3.md \
     --only "humanoid,22_humanoids,humanoid100,cheetah,walker,finger,robotiq_2f85 scene,10,100,300,1000" \
     "$@" >/dev/null
   { echo; build/bench/samples/bench/mujoco3/derivative_bench; } >>docs/benchmarks-mujoco3.md
+  { echo; build/bench/samples/bench/mujoco3/batch_bench; } >>docs/benchmarks-mujoco3.md
 fi
 # Newton's Hessian factor against CHOLMOD, when libsuitesparse-dev is there.
 if ninja -C build/bench -t targets all | grep -q '^samples/bench/cholmod_bench:'; then

@@ -343,4 +343,22 @@ TEST(SolverPhysics, SteadyStateStepDoesNotAllocate) {
 }
 
 }  // namespace
+// A reset keeps the data's buffers: stepping the same trajectory again
+// allocates nothing (batches of episodes reset and step their data).
+TEST(SolverPhysics, ResetDataKeepsBuffers) {
+  if (!PLIANT_COUNTS_ALLOCATIONS) GTEST_SKIP() << "allocations are counted outside ASan builds";
+  for (const std::string& pile : {std::string(kBoxPile), wide_box_pile()}) {
+    const Model m = load_model_from_string(pile);
+    Data d(m);
+    for (int s = 0; s < 300; ++s) step(m, d);
+    ASSERT_GT(d.efc.count(), 0);
+    reset_data(m, d);
+    allocations = 0;
+    counting = true;
+    for (int s = 0; s < 300; ++s) step(m, d);
+    counting = false;
+    EXPECT_EQ(allocations.load(), 0) << "nv " << m.nv;
+  }
+}
+
 }  // namespace pliant
