@@ -6,6 +6,7 @@
 #include "engine/dynamics.h"
 #include "engine/kinematics.h"
 #include "engine/passive.h"
+#include "engine/tendon.h"
 #include "engine/workspace.h"
 
 namespace pliant {
@@ -70,7 +71,8 @@ void smooth_velocity_derivative(const Model& m, Data& d, bool include_bias,
   // products of two of them, plus gravity), so the central difference
   //   dC/dv_j = (C(v + e_j) - C(v - e_j)) / 2
   // with a unit step is algebraically exact; only round-off remains. The
-  // velocity stage's buffers are restored by recomputing them at v.
+  // velocity stage's buffers are restored by recomputing them at v. Tendon
+  // armature's velocity product stays out of the derivative, as in 3.3.8.
   if (include_bias && nv > 0) {
     VectorXd& plus = workspace(d).scratch_nv;
     for (int j = 0; j < nv; ++j) {
@@ -87,6 +89,7 @@ void smooth_velocity_derivative(const Model& m, Data& d, bool include_bias,
     }
     com_velocities(m, d);
     bias_forces(m, d);
+    add_tendon_armature_bias(m, d);  // the rest of qfrc_bias (forward_velocity)
   }
 }
 

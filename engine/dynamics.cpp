@@ -2,6 +2,7 @@
 
 #include "engine/kinematics.h"
 #include "engine/spatial.h"
+#include "engine/tendon.h"
 
 namespace pliant {
 
@@ -22,6 +23,7 @@ void composite_inertia(const Model& m, Data& d) {
     d.qM[slot++] = d.cdof[i].dot(force) + dofs.armature[i];
     for (int j = dofs.parent[i]; j >= 0; j = dofs.parent[j]) d.qM[slot++] = d.cdof[j].dot(force);
   }
+  add_tendon_armature(m, d);
 }
 
 void factor_mass(const Model& m, Data& d) {

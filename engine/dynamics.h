@@ -11,7 +11,8 @@ inline TreeSparsity mass_sparsity(const Model& model) {
 }
 
 // Joint-space inertia M by composite rigid bodies, with armature on the
-// diagonal, into data.qM (tree-sparse, see solvers/tree_ldl.h).
+// diagonal and tendon armature (engine/tendon.h), into data.qM
+// (tree-sparse, see solvers/tree_ldl.h). Needs tendon_kinematics.
 void composite_inertia(const Model& model, Data& data);
 
 // data.qLD, data.qLDiagInv <- the L^T D L factor of data.qM.

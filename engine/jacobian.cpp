@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/kinematics.h"
+#include "engine/point_motion.h"
 #include "engine/spatial.h"
 
 namespace pliant {
@@ -116,14 +117,33 @@ void jacobian_dot(const Model& m, const Data& d, double* jacp, double* jacr, con
                   int body) {
   const Vector3d offset = begin(m, d, jacp, jacr, point, body);
   // The point's own velocity, as it moves with the body.
-  const Vector3d point_velocity = linear(d.cvel[body]) + angular(d.cvel[body]).cross(offset);
+  const Vector3d velocity = point_velocity(m, d, point, body);
   for (int k = last_dof_of_chain(m, body); k >= 0; k = m.dofs.parent[k]) {
     const Vector6d axis_dot = axis_derivative(m, d, k);
     const Vector3d w_dot = angular(axis_dot);
     put_column(jacr, m.nv, k, w_dot);
     put_column(jacp, m.nv, k,
-               linear(axis_dot) + w_dot.cross(offset) + angular(d.cdof[k]).cross(point_velocity));
+               linear(axis_dot) + w_dot.cross(offset) + angular(d.cdof[k]).cross(velocity));
   }
+}
+
+Vector3d point_velocity(const Model& m, const Data& d, const Vector3d& point, int body) {
+  const Vector3d offset = point - d.subtree_com[m.bodies.root[body]];
+  return linear(d.cvel[body]) + angular(d.cvel[body]).cross(offset);
+}
+
+// The sum over jacobian_dot's columns, each times its qvel.
+Vector3d point_velocity_product(const Model& m, const Data& d, const Vector3d& point, int body) {
+  const Vector3d offset = point - d.subtree_com[m.bodies.root[body]];
+  const Vector3d velocity = point_velocity(m, d, point, body);
+  Vector3d sum = Vector3d::Zero();
+  for (int k = last_dof_of_chain(m, body); k >= 0; k = m.dofs.parent[k]) {
+    const Vector6d axis_dot = axis_derivative(m, d, k);
+    const Vector3d w_dot = angular(axis_dot);
+    sum +=
+        d.qvel[k] * (linear(axis_dot) + w_dot.cross(offset) + angular(d.cdof[k]).cross(velocity));
+  }
+  return sum;
 }
 
 std::vector<int> body_chain(const Model& m, int body) {

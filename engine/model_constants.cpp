@@ -50,6 +50,15 @@ void classify_simple_bodies(Model& m) {
     }
     if (b.simple[i] && b.dof_count[i] > 0 && all_slides) b.simple[i] = 2;
   }
+  // A body carrying a site of a spatial tendon with armature is not simple
+  // (measured on MuJoCo 3.3.8: the world too, and a slider hung by one).
+  const Tendons& ten = m.tendons;
+  for (int t = 0; t < ten.count(); ++t) {
+    if (ten.armature[t] == 0) continue;
+    for (int k = ten.wrap_adr[t]; k < ten.wrap_adr[t] + ten.wrap_count[t]; ++k) {
+      if (ten.wrap_type[k] == WrapType::kSite) b.simple[m.sites.body[ten.wrap_obj[k]]] = 0;
+    }
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "engine/kinematics.h"
+#include "engine/point_motion.h"
 #include "engine/spatial.h"
 #include "model/numeric_limits.h"
 
@@ -177,11 +178,14 @@ bool wrap_geom(const Model& m, const Data& d, int geom, int side_site, const Vec
 // A spatial tendon's path: sites joined by straight pieces, a geom between
 // two sites wrapping the piece around it, and pulleys that end one branch
 // and divide the length (and Jacobian) of the pieces after them by their
-// divisor. The tangent points move with the geom, so each straight piece
-// ending on the geom uses the geom body's Jacobian there; the arc adds
-// length only (its endpoints slide freely, so the first-order change of the
-// total is carried by the straight pieces).
-void spatial_tendon(const Model& m, Data& d, int t) {
+// divisor. Calls piece(body_a, a, body_b, b, divisor) for each straight
+// piece from point a on body_a to point b on body_b, and arc(length,
+// divisor) for each arc around a geom. The tangent points move with the
+// geom, so each straight piece ending on the geom is attached to the geom's
+// body there; the arc adds length only (its endpoints slide freely, so the
+// first-order change of the total is carried by the straight pieces).
+template <class Piece, class Arc>
+void walk_spatial(const Model& m, const Data& d, int t, Piece piece, Arc arc) {
   const Tendons& ten = m.tendons;
   const int begin = ten.wrap_adr[t], end = begin + ten.wrap_count[t];
   double divisor = 1;
@@ -198,7 +202,7 @@ void spatial_tendon(const Model& m, Data& d, int t) {
     const Vector3d& p0 = d.site_xpos[s0];
     if (next == WrapType::kSite) {
       const int s1 = ten.wrap_obj[j + 1];
-      add_segment(m, d, t, body0, p0, m.sites.body[s1], d.site_xpos[s1], divisor);
+      piece(body0, p0, m.sites.body[s1], d.site_xpos[s1], divisor);
     } else if ((next == WrapType::kSphere || next == WrapType::kCylinder) && j + 2 < end) {
       const int geom = ten.wrap_obj[j + 1];
       const int side_site = static_cast<int>(ten.wrap_prm[j + 1]);
@@ -209,15 +213,49 @@ void spatial_tendon(const Model& m, Data& d, int t) {
       double arc_length = 0;
       if (wrap_geom(m, d, geom, side_site, p0, p1, w0, w1, arc_length)) {
         const int geom_body = m.geoms.body[geom];
-        add_segment(m, d, t, body0, p0, geom_body, w0, divisor);
-        d.ten_length[t] += arc_length / divisor;
-        add_segment(m, d, t, geom_body, w1, body1, p1, divisor);
+        piece(body0, p0, geom_body, w0, divisor);
+        arc(arc_length, divisor);
+        piece(geom_body, w1, body1, p1, divisor);
       } else {
-        add_segment(m, d, t, body0, p0, body1, p1, divisor);
+        piece(body0, p0, body1, p1, divisor);
       }
       ++j;  // the next piece starts at site j + 2
     }
   }
+}
+
+void spatial_tendon(const Model& m, Data& d, int t) {
+  walk_spatial(
+      m, d, t,
+      [&](int body_a, const Vector3d& a, int body_b, const Vector3d& b, double divisor) {
+        add_segment(m, d, t, body_a, a, body_b, b, divisor);
+      },
+      [&](double length, double divisor) { d.ten_length[t] += length / divisor; });
+}
+
+// (d/dt J) qvel of spatial tendon t: per straight piece of direction u and
+// length L between points moving at va and vb, the derivative of
+// u . (vb - va) at zero qacc,
+//   |(I - u u^T)(vb - va)|^2 / L + u . (ab - aa),
+// with aa, ab the points' accelerations at zero qacc; divided by the
+// piece's pulley divisor.
+double spatial_velocity_product(const Model& m, const Data& d, int t) {
+  double sum = 0;
+  walk_spatial(
+      m, d, t,
+      [&](int body_a, const Vector3d& a, int body_b, const Vector3d& b, double divisor) {
+        const Vector3d v = b - a;
+        const double length = v.norm();
+        if (length < kMinValue) return;
+        const Vector3d u = v / length;
+        const Vector3d dv = point_velocity(m, d, b, body_b) - point_velocity(m, d, a, body_a);
+        const Vector3d da =
+            point_velocity_product(m, d, b, body_b) - point_velocity_product(m, d, a, body_a);
+        const double along = u.dot(dv);
+        sum += ((dv.squaredNorm() - along * along) / length + u.dot(da)) / divisor;
+      },
+      [](double, double) {});
+  return sum;
 }
 
 }  // namespace
@@ -242,6 +280,34 @@ void tendon_kinematics(const Model& m, Data& d) {
     } else {
       spatial_tendon(m, d, t);
     }
+  }
+}
+
+void add_tendon_armature(const Model& m, Data& d) {
+  const Tendons& ten = m.tendons;
+  for (int t = 0; t < ten.count(); ++t) {
+    const double armature = ten.armature[t];
+    if (armature == 0) continue;
+    for (int i = 0; i < m.nv; ++i) {
+      const double ji = d.ten_J(t, i);
+      if (ji == 0) continue;
+      int slot = m.dofs.madr[i];
+      for (int j = i; j >= 0; j = m.dofs.parent[j]) d.qM[slot++] += armature * ji * d.ten_J(t, j);
+    }
+  }
+}
+
+void add_tendon_armature_bias(const Model& m, Data& d) {
+  const Tendons& ten = m.tendons;
+  for (int t = 0; t < ten.count(); ++t) {
+    const double armature = ten.armature[t];
+    // A fixed tendon's Jacobian is constant: no velocity product.
+    if (armature == 0 || ten.wrap_count[t] == 0 ||
+        ten.wrap_type[ten.wrap_adr[t]] == WrapType::kJoint) {
+      continue;
+    }
+    const double force = armature * spatial_velocity_product(m, d, t);
+    for (int i = 0; i < m.nv; ++i) d.qfrc_bias[i] += force * d.ten_J(t, i);
   }
 }
 

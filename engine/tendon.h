@@ -13,4 +13,14 @@ namespace pliant {
 // exactly perpendicular, about the geom centre, to a path end).
 void tendon_kinematics(const Model& model, Data& data);
 
+// Tendon armature (MuJoCo 3.3.8's): qM += armature J^T J for each tendon,
+// within M's sparsity (a tendon across two kinematic trees couples them
+// not at all, as in 3.3.8). After composite_inertia.
+void add_tendon_armature(const Model& model, Data& data);
+
+// Its velocity-product force: qfrc_bias += armature J^T ((d/dt J) qvel) for
+// each spatial tendon (a fixed tendon's J is constant). After the bias
+// forces' RNE.
+void add_tendon_armature_bias(const Model& model, Data& data);
+
 }  // namespace pliant

@@ -1020,6 +1020,17 @@ class Compiler {
       t.stiffness.push_back(s.stiffness);
       t.damping.push_back(s.damping);
       t.frictionloss.push_back(s.frictionloss);
+      t.armature.push_back(s.armature);
+      // MuJoCo 3.3.8 refuses it (measured): the velocity product of a path
+      // whose tangent points slide over a geom is not defined there.
+      if (s.armature != 0 && std::any_of(s.path.begin(), s.path.end(), [](const auto& e) {
+            return e.type == WrapType::kSphere;  // every geom element, until resolved below
+          })) {
+        fail(s.where, "tendon '" + s.name +
+                          "': 'armature' needs a path without geom wrapping "
+                          "(as MuJoCo 3.3.8); accepted: armature=\"0\" here, or sites, pulleys "
+                          "and joints only");
+      }
       t.length_spring.push_back(s.springlength);
       t.length0.push_back(0);
       t.width.push_back(s.width);

@@ -123,8 +123,8 @@ void edit_model_field(Model& m, int index, const double* values, long count) {
   }
   // Physical quantities that cannot be negative.
   static const std::string_view kNonNegative[] = {
-      "body_mass", "body_inertia",     "dof_armature",        "dof_damping",
-      "geom_size", "dof_frictionloss", "tendon_frictionloss", "tendon_damping"};
+      "body_mass",        "body_inertia",        "dof_armature",   "dof_damping",    "geom_size",
+      "dof_frictionloss", "tendon_frictionloss", "tendon_damping", "tendon_armature"};
   for (std::string_view known : kNonNegative) {
     if (info.name != known) continue;
     for (long i = 0; i < count; ++i) {

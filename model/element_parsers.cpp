@@ -367,7 +367,8 @@ void parse_tendon(AttributeReader& reader, TendonSpec& tendon) {
   read_solimp(reader, "solimpfriction", tendon.solimp_friction);
   reader.read("rgba", tendon.rgba);
   reader.has("material");
-  reader.accept_unused("armature", "Pliant adds no tendon armature to the mass matrix");
+  if (reader.read("armature", tendon.armature))
+    reject_negative(reader, "armature", tendon.armature);
   if (reader.read("actuatorfrcrange", tendon.actuatorfrcrange)) {
     tendon.actuatorfrcrange_given = true;
   }

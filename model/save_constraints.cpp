@@ -107,6 +107,7 @@ void write_tendon(const Model& m, int i, XmlElement& section) {
       .set("stiffness", t.stiffness[i])
       .set("damping", t.damping[i])
       .set("frictionloss", t.frictionloss[i])
+      .set("armature", t.armature[i])
       .set("springlength", t.length_spring[i])
       .set("width", t.width[i]);
   set_solref(e, "solreflimit", t.solref_limit[i]);

@@ -417,6 +417,9 @@ struct Tendons {
   std::vector<SolRef> solref_limit, solref_friction;
   std::vector<SolImp> solimp_limit, solimp_friction;
   std::vector<double> margin, stiffness, damping, frictionloss, length0;
+  // Inertia of length changes (kg for a length in m): armature J^T J joins
+  // M within its sparsity, as MuJoCo 3.3.8 adds it.
+  std::vector<double> armature;
   // Spring rest length as a dead band [low, high] (equal ends: a plain rest
   // length); the spring pulls only outside it.
   std::vector<Vector2d> length_spring;

@@ -284,6 +284,7 @@
   X(tendon_stiffness, tendons.stiffness, ntendon, 1, "N/m", "spring stiffness")                  \
   X(tendon_damping, tendons.damping, ntendon, 1, "N s/m", "damping")                             \
   X(tendon_frictionloss, tendons.frictionloss, ntendon, 1, "N", "dry friction")                  \
+  X(tendon_armature, tendons.armature, ntendon, 1, "kg", "inertia of length changes")           \
   X(tendon_lengthspring, tendons.length_spring, ntendon, 2, "m", "spring rest dead band")        \
   X(tendon_length0, tendons.length0, ntendon, 1, "m", "length at qpos0")                         \
   X(tendon_invweight0, tendons.invweight0, ntendon, 1, "1/kg", "inverse weight at qpos0")        \

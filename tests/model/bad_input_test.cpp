@@ -195,6 +195,9 @@ const std::vector<BadFile>& bad_files() {
        {"exactly one transmission target", "joint, jointinparent, tendon, site"}},
       {"actuator_two_targets.xml", 10, {"exactly one transmission target"}},
       {"tendon_empty.xml", 9, {"tendon needs at least one path element"}},
+      {"tendon_armature_wrapped.xml",
+       11,
+       {"tendon 'cable'", "'armature' needs a path without geom wrapping", "armature=\"0\""}},
       // Meshes.
       {"missing_mesh_file.xml", 3, {"cannot open mesh file", "does_not_exist.stl"}},
       {"malformed_stl.xml",
