@@ -12,12 +12,13 @@ namespace {
 // Below this length of a_i x b_j (unit axes) two box edges count as parallel.
 constexpr double kParallelEdges = 1e-6;
 
-// Sphere (centre c in world, radius r) against box b, as MuJoCo 2.2.2 reports
-// it. Outside the box: along the line from the centre to its nearest box point.
-// Centre inside the box: the normal goes through the face nearest the centre
-// (ties to the lower axis and the negative side), the position is midway
-// between that face and the deepest sphere point, and the distance is -r (the
-// depth 2.2.2 reports, whatever the centre's depth).
+// Sphere (centre c in world, radius r) against box b, as MuJoCo 3.3.8
+// reports it. Outside the box: along the line from the centre to its nearest
+// box point. Centre inside the box: the normal goes through the face nearest
+// the centre (ties to the lower axis and the negative side), the position is
+// midway between that face and the deepest sphere point, and the distance is
+// -(r + the centre's depth below that face), the true depth (MuJoCo 2.2.2
+// reports -r whatever the centre's depth).
 int sphere_box_raw(const Vector3d& c, double r, const GeomShape& b, double margin,
                    RawContact* out) {
   const Vector3d local = b.mat.transpose() * (c - b.pos);
@@ -42,7 +43,7 @@ int sphere_box_raw(const Vector3d& c, double r, const GeomShape& b, double margi
     }
   }
   const Vector3d outward = b.mat.col(axis) * (local[axis] > 0 ? 1.0 : -1.0);
-  out->dist = -r;
+  out->dist = -(r + face);
   out->normal = -outward;
   out->pos = c + outward * (0.5 * (face - r));
   return 1;
