@@ -197,13 +197,19 @@ void def_dynamics_tools(py::module_& mod, py::class_<Model, ModelPtr>& model) {
       "Inverse dynamics: data.qfrc_inverse, the force that gives data.qacc (mj_inverse)");
   mod.def(
       "transition_fd",
-      [](const ModelPtr& m, PyData& d, double eps, bool centred, bool sensors, bool linearise) {
+      [](const ModelPtr& m, PyData& d, double eps, bool centred, bool sensors, bool linearise,
+         int threads) {
+        if (threads < 1) {
+          throw py::value_error("transition_fd: threads is " + std::to_string(threads) +
+                                "; accepted: 1 or more");
+        }
         TransitionDerivatives t;
         DifferenceOptions o;
         o.eps = eps;
         o.centred = centred;
         o.sensors = sensors;
         o.linearise_solve = linearise;
+        o.threads = threads;
         on_data(m, d, [&] {
           py::gil_scoped_release release;
           t = transition_derivatives(*m, d.data, o);
@@ -212,8 +218,10 @@ void def_dynamics_tools(py::module_& mod, py::class_<Model, ModelPtr>& model) {
       },
       py::arg("model").none(false), py::arg("data").none(false), py::arg("eps") = 1e-6,
       py::arg("centred") = false, py::arg("sensors") = true, py::arg("linearise_solve") = false,
+      py::arg("threads") = 1,
       "(A, B, C, D): derivatives of the step x' = f(x, u) and of the sensors, x = (qpos "
-      "tangent, qvel, act) (mjd_transitionFD)");
+      "tangent, qvel, act) (mjd_transitionFD); linearise_solve and threads as "
+      "pliant::DifferenceOptions (no constraint solve per column; qpos columns on threads)");
   mod.def(
       "inverse_fd",
       [](const ModelPtr& m, PyData& d, double eps, bool subtract_actuation, bool sensors) {

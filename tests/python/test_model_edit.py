@@ -118,6 +118,11 @@ def test_inverse_and_derivatives_match_the_command_line(cli, humanoid_path):
     # The linearised solve agrees with differencing where no row changes state.
     a2, b2, _, _ = pliant.transition_fd(model, data, linearise_solve=True, sensors=False)
     assert np.allclose(a2, a, atol=1e-5) and np.allclose(b2, b, atol=1e-5)
+    # Threads share the qpos columns: the same matrices, bit for bit.
+    a3, b3, _, _ = pliant.transition_fd(model, data, linearise_solve=True, sensors=False, threads=2)
+    assert (a3 == a2).all() and (b3 == b2).all()
+    with pytest.raises(ValueError, match="threads"):
+        pliant.transition_fd(model, data, threads=0)
     inv = pliant.inverse_fd(model, data)
     assert inv["DfDa"].shape == (model.nv, model.nv) and inv["DmDq"].shape == (model.nM, model.nv)
 
