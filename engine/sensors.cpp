@@ -8,6 +8,7 @@
 #include "engine/body_motion.h"
 #include "engine/collision/collision.h"
 #include "engine/constraint/solve.h"
+#include "engine/contact_sensor.h"
 #include "engine/spatial.h"
 #include "pliant/energy.h"
 #include "pliant/ray.h"
@@ -360,6 +361,9 @@ void sensors_acceleration(const Model& m, Data& d) {
       }
       case SensorType::kActuatorFrc:
         out[0] = d.actuator_force[id];
+        break;
+      case SensorType::kContact:
+        contact_sensor(m, d, s, out);
         break;
       case SensorType::kJointActuatorFrc:
         out[0] = d.qfrc_actuator[m.joints.dof_adr[id]];

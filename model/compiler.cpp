@@ -1459,9 +1459,19 @@ class Compiler {
       t.obj_id.push_back(object);
       t.ref_type.push_back(reference < 0 ? ObjectType::kUnknown : s.reference_type);
       t.ref_id.push_back(reference);
-      t.dim.push_back(kind.dim);
+      // A contact sensor: per slot, 1 (found) + 3 (force) + 3 (torque) + 1
+      // (dist) + 3 (pos) + 3 (normal) + 3 (tangent) as its data bits ask.
+      int dim = kind.dim;
+      if (kind.type == SensorType::kContact) {
+        static const int kSizes[] = {1, 3, 3, 1, 3, 3, 3};
+        int slot = 0;
+        for (int k = 0; k < 7; ++k) slot += (s.intprm[0] >> k & 1) ? kSizes[k] : 0;
+        dim = slot * s.intprm[2];
+      }
+      t.intprm.push_back(s.intprm);
+      t.dim.push_back(dim);
       t.adr.push_back(t.data_size);
-      t.data_size += kind.dim;
+      t.data_size += dim;
       t.noise.push_back(s.noise);
       t.cutoff.push_back(s.cutoff);
       t.name.push_back(s.name);

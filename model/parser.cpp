@@ -823,8 +823,8 @@ class Parser {
     for (const XmlNode& child : node.children) {
       const SensorKind* kind = find_sensor_kind(child.name);
       if (!kind) {
-        if (child.name == "user" || child.name == "plugin" || child.name == "contact" ||
-            child.name == "tactile" || child.name == "insidesite") {
+        if (child.name == "user" || child.name == "plugin" || child.name == "tactile" ||
+            child.name == "insidesite") {
           fail_at(child, "<" + child.name + "> sensors are not supported by Pliant; supported: " +
                              sensor_element_names());
         }

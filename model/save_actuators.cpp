@@ -135,6 +135,27 @@ void write_sensor(const Model& m, int i, XmlElement& section) {
           .set(geom2 ? "geom2" : "body2", name(s.ref_type[i], s.ref_id[i]));
       break;
     }
+    case SensorObject::kContact: {
+      const auto side = [&](ObjectType type, int id, const char* n) {
+        if (id < 0) return;
+        const std::string word = type == ObjectType::kGeom    ? "geom"
+                                 : type == ObjectType::kBody  ? "body"
+                                 : type == ObjectType::kXBody ? "subtree"
+                                                              : "site";
+        const std::string attribute = word == "site" ? word : word + n;
+        e.set(attribute.c_str(), name(type, id));
+      };
+      side(s.obj_type[i], s.obj_id[i], "1");
+      side(s.ref_type[i], s.ref_id[i], "2");
+      static const char* kData[] = {"found", "force", "torque", "dist", "pos", "normal", "tangent"};
+      static const char* kReduce[] = {"none", "mindist", "maxforce", "netforce"};
+      std::string data;
+      for (int k = 0; k < 7; ++k) {
+        if (s.intprm[i][0] >> k & 1) data += std::string(data.empty() ? "" : " ") + kData[k];
+      }
+      e.set("data", data).set("reduce", kReduce[s.intprm[i][1]]).set("num", s.intprm[i][2]);
+      break;
+    }
     case SensorObject::kFrame:
     case SensorObject::kFrameNoRef:
       e.set("objtype", frame_keyword(s.obj_type[i]))

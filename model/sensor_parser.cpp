@@ -1,4 +1,7 @@
+#include <initializer_list>
+#include <sstream>
 #include <string>
+#include <utility>
 
 #include "model/element_parsers.h"
 #include "pliant/sensor_types.h"
@@ -39,6 +42,78 @@ void read_geom_or_body(AttributeReader& reader, const std::string& geom, const s
   if (has_body) out = body_name;
   if (out.empty()) reader.fail(element(reader) + " '" + (has_geom ? geom : body) + "' is empty");
   type = has_geom ? ObjectType::kGeom : ObjectType::kBody;
+}
+
+// At most one of `attributes` (each naming an object of its type): the
+// object and its type, or nothing when none is given.
+void read_one_of(AttributeReader& reader,
+                 std::initializer_list<std::pair<const char*, ObjectType>> attributes,
+                 std::string& out, ObjectType& type) {
+  std::string names;
+  for (const auto& attribute : attributes) {
+    names += std::string(names.empty() ? "" : ", ") + "'" + attribute.first + "'";
+  }
+  for (const auto& [attribute, kind] : attributes) {
+    std::string value;
+    if (!reader.read(attribute, value)) continue;
+    if (type != ObjectType::kUnknown) {
+      reader.fail(element(reader) + " takes at most one of " + names);
+    }
+    if (value.empty()) reader.fail(element(reader) + " '" + attribute + "' is empty");
+    out = value;
+    type = kind;
+  }
+}
+
+// A contact sensor (MuJoCo 3.x): which contacts (first side: a geom, a
+// body, a subtree or a site's volume; second side: a geom, body or
+// subtree; either may be absent), what it reports of each (data), how many
+// (num) and how it reduces them (reduce).
+void read_contact_sensor(AttributeReader& reader, SensorSpec& sensor) {
+  read_one_of(reader,
+              {{"geom1", ObjectType::kGeom},
+               {"body1", ObjectType::kBody},
+               {"subtree1", ObjectType::kXBody},
+               {"site", ObjectType::kSite}},
+              sensor.object, sensor.object_type);
+  read_one_of(reader,
+              {{"geom2", ObjectType::kGeom},
+               {"body2", ObjectType::kBody},
+               {"subtree2", ObjectType::kXBody}},
+              sensor.reference, sensor.reference_type);
+  int num = 1;
+  if (reader.read("num", num) && num < 1) {
+    reader.fail(element(reader) + " 'num' is " + std::to_string(num) + "; accepted: 1 or more");
+  }
+  static const char* kData[] = {"found", "force", "torque", "dist", "pos", "normal", "tangent"};
+  int bits = 1;  // found
+  std::string data;
+  if (reader.read("data", data)) {
+    bits = 0;
+    std::istringstream words(data);
+    std::string word;
+    int last = -1;
+    while (words >> word) {
+      int k = 0;
+      while (k < 7 && word != kData[k]) ++k;
+      if (k == 7) {
+        reader.fail(element(reader) + " 'data' has '" + word +
+                    "'; accepted: found, force, torque, dist, pos, normal, tangent");
+      }
+      if (k <= last) {
+        reader.fail(element(reader) + " 'data' lists '" + word +
+                    "' out of order or twice; the order is: found force torque dist pos normal "
+                    "tangent");
+      }
+      last = k;
+      bits |= 1 << k;
+    }
+    if (bits == 0) reader.fail(element(reader) + " 'data' is empty");
+  }
+  int reduce = 0;
+  reader.read_keyword("reduce", reduce,
+                      {{"none", 0}, {"mindist", 1}, {"maxforce", 2}, {"netforce", 3}});
+  sensor.intprm = {bits, reduce, num};
 }
 
 // Frame sensors: the measured object (objtype, objname) and, unless the
@@ -95,6 +170,9 @@ void read_sensor_objects(AttributeReader& reader, SensorObject object, SensorSpe
     case SensorObject::kFrame:
     case SensorObject::kFrameNoRef:
       read_frame_objects(reader, object == SensorObject::kFrame, sensor);
+      break;
+    case SensorObject::kContact:
+      read_contact_sensor(reader, sensor);
       break;
   }
 }

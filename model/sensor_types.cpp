@@ -53,6 +53,8 @@ constexpr SensorKind kKinds[] = {
     {"distance", T::kGeomDist, O::kGeomPair, 1, D::kReal, S::kPosition},
     {"normal", T::kGeomNormal, O::kGeomPair, 3, D::kAxis, S::kPosition},
     {"fromto", T::kGeomFromTo, O::kGeomPair, 6, D::kReal, S::kPosition},
+    // Its size follows its data and slots (SensorSpec::intprm).
+    {"contact", T::kContact, O::kContact, 0, D::kReal, S::kAcceleration},
     {"e_potential", T::kEPotential, O::kNone, 1, D::kReal, S::kPosition},
     {"e_kinetic", T::kEKinetic, O::kNone, 1, D::kReal, S::kPosition},
     {"clock", T::kClock, O::kNone, 1, D::kReal, S::kPosition},

@@ -323,6 +323,7 @@ struct SensorSpec {
   ObjectType object_type = ObjectType::kUnknown;
   ObjectType reference_type = ObjectType::kUnknown;
   double noise = 0, cutoff = 0;
+  std::array<int, 3> intprm{0, 0, 0};  // contact sensors: data bits, reduction, slots
 };
 
 struct KeyframeSpec {

@@ -505,6 +505,7 @@ enum class SensorType : int {
   kGeomDist = 39,
   kGeomNormal = 40,
   kGeomFromTo = 41,
+  kContact = 42,
   kEPotential = 43,
   kEKinetic = 44,
   kClock = 45,
@@ -524,6 +525,10 @@ struct Sensors {
   std::vector<ObjectType> obj_type, ref_type;
   std::vector<int> obj_id, ref_id;
   std::vector<int> dim, adr;
+  // Contact sensors (MuJoCo's sensor_intprm): the data bits (found 1, force
+  // 2, torque 4, dist 8, pos 16, normal 32, tangent 64), the reduction (0
+  // none, 1 mindist, 2 maxforce, 3 netforce) and the slots; zeros otherwise.
+  std::vector<std::array<int, 3>> intprm;
   std::vector<double> noise;   // stored for the user; not applied, as in MuJoCo
   std::vector<double> cutoff;  // clip bound (0: none); the search distance of distance sensors
   std::vector<std::string> name;

@@ -284,7 +284,7 @@
   X(tendon_stiffness, tendons.stiffness, ntendon, 1, "N/m", "spring stiffness")                  \
   X(tendon_damping, tendons.damping, ntendon, 1, "N s/m", "damping")                             \
   X(tendon_frictionloss, tendons.frictionloss, ntendon, 1, "N", "dry friction")                  \
-  X(tendon_armature, tendons.armature, ntendon, 1, "kg", "inertia of length changes")           \
+  X(tendon_armature, tendons.armature, ntendon, 1, "kg", "inertia of length changes")            \
   X(tendon_lengthspring, tendons.length_spring, ntendon, 2, "m", "spring rest dead band")        \
   X(tendon_length0, tendons.length0, ntendon, 1, "m", "length at qpos0")                         \
   X(tendon_invweight0, tendons.invweight0, ntendon, 1, "1/kg", "inverse weight at qpos0")        \
@@ -326,6 +326,7 @@
   X(sensor_refid, sensors.ref_id, nsensor, 1, "", "reference id, -1 if none")                    \
   X(sensor_dim, sensors.dim, nsensor, 1, "", "values")                                           \
   X(sensor_adr, sensors.adr, nsensor, 1, "", "first value in sensordata")                        \
+  X(sensor_intprm, sensors.intprm, nsensor, 3, "", "contact: data bits, reduction, slots")       \
   X(sensor_cutoff, sensors.cutoff, nsensor, 1, "", "clip bound, 0 for none")                     \
   X(sensor_noise, sensors.noise, nsensor, 1, "", "noise standard deviation (not applied)")       \
   X(key_time, keyframes.time, nkey, 1, "s", "time")                                              \

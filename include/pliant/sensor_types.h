@@ -30,6 +30,7 @@ enum class SensorObject {
   kFrameNoRef,  // objtype/objname (accelerations: no reference frame)
   kGeomPair,    // geom1|body1 and geom2|body2
   kSiteCamera,  // site="..." camera="..."
+  kContact,     // geom1|body1|subtree1|site, geom2|body2|subtree2, all optional
 };
 
 struct SensorKind {
