@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "engine/constraint/solve.h"
+#include "engine/site_volume.h"
 
 namespace pliant {
 namespace {
@@ -29,28 +30,6 @@ bool on_side(const Model& m, ObjectType type, int id, int g) {
       return in_subtree(m, m.geoms.body[g], id);
     default:
       return true;
-  }
-}
-
-// Whether the world point p lies in the site's volume.
-bool inside_site(const Model& m, const Data& d, int site, const Vector3d& p) {
-  const Vector3d q = d.site_xmat[site].transpose() * (p - d.site_xpos[site]);
-  const Vector3d& s = m.sites.size[site];
-  switch (m.sites.type[site]) {
-    case GeomType::kSphere:
-      return q.squaredNorm() <= s[0] * s[0];
-    case GeomType::kCapsule: {
-      const double z = std::max(std::abs(q.z()) - s[1], 0.0);
-      return q.x() * q.x() + q.y() * q.y() + z * z <= s[0] * s[0];
-    }
-    case GeomType::kEllipsoid:
-      return (q.array() / s.array()).matrix().squaredNorm() <= 1;
-    case GeomType::kCylinder:
-      return q.x() * q.x() + q.y() * q.y() <= s[0] * s[0] && std::abs(q.z()) <= s[1];
-    case GeomType::kBox:
-      return (q.array().abs() <= s.array()).all();
-    default:
-      return false;
   }
 }
 

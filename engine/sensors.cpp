@@ -9,6 +9,7 @@
 #include "engine/collision/collision.h"
 #include "engine/constraint/solve.h"
 #include "engine/contact_sensor.h"
+#include "engine/site_volume.h"
 #include "engine/spatial.h"
 #include "pliant/energy.h"
 #include "pliant/ray.h"
@@ -179,6 +180,11 @@ void sensors_position(const Model& m, Data& d) {
       case SensorType::kJointLimitPos:
       case SensorType::kTendonLimitPos:
         out[0] = limit_reading(d, t.type[s], id);
+        break;
+      case SensorType::kInsideSite:
+        // 1 when the object's position (a body's centre of mass, an xbody's
+        // origin) lies in the site's volume.
+        out[0] = inside_site(m, d, ref, object_frame(m, d, t.obj_type[s], id).pos) ? 1 : 0;
         break;
       case SensorType::kFramePos:
       case SensorType::kFrameQuat:

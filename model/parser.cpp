@@ -823,8 +823,7 @@ class Parser {
     for (const XmlNode& child : node.children) {
       const SensorKind* kind = find_sensor_kind(child.name);
       if (!kind) {
-        if (child.name == "user" || child.name == "plugin" || child.name == "tactile" ||
-            child.name == "insidesite") {
+        if (child.name == "user" || child.name == "plugin" || child.name == "tactile") {
           fail_at(child, "<" + child.name + "> sensors are not supported by Pliant; supported: " +
                              sensor_element_names());
         }

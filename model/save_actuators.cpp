@@ -156,6 +156,11 @@ void write_sensor(const Model& m, int i, XmlElement& section) {
       e.set("data", data).set("reduce", kReduce[s.intprm[i][1]]).set("num", s.intprm[i][2]);
       break;
     }
+    case SensorObject::kInsideSite:
+      e.set("objtype", frame_keyword(s.obj_type[i]))
+          .set("objname", name(s.obj_type[i], s.obj_id[i]))
+          .set("site", name(ObjectType::kSite, s.ref_id[i]));
+      break;
     case SensorObject::kFrame:
     case SensorObject::kFrameNoRef:
       e.set("objtype", frame_keyword(s.obj_type[i]))

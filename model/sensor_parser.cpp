@@ -174,6 +174,11 @@ void read_sensor_objects(AttributeReader& reader, SensorObject object, SensorSpe
     case SensorObject::kContact:
       read_contact_sensor(reader, sensor);
       break;
+    case SensorObject::kInsideSite:
+      read_frame_objects(reader, false, sensor);
+      sensor.reference_type =
+          read_required_name(reader, "site", sensor.reference, ObjectType::kSite);
+      break;
   }
 }
 

@@ -55,6 +55,7 @@ constexpr SensorKind kKinds[] = {
     {"fromto", T::kGeomFromTo, O::kGeomPair, 6, D::kReal, S::kPosition},
     // Its size follows its data and slots (SensorSpec::intprm).
     {"contact", T::kContact, O::kContact, 0, D::kReal, S::kAcceleration},
+    {"insidesite", T::kInsideSite, O::kInsideSite, 1, D::kPositive, S::kPosition},
     {"e_potential", T::kEPotential, O::kNone, 1, D::kReal, S::kPosition},
     {"e_kinetic", T::kEKinetic, O::kNone, 1, D::kReal, S::kPosition},
     {"clock", T::kClock, O::kNone, 1, D::kReal, S::kPosition},

@@ -502,6 +502,7 @@ enum class SensorType : int {
   kSubtreeCom = 35,
   kSubtreeLinVel = 36,
   kSubtreeAngMom = 37,
+  kInsideSite = 38,
   kGeomDist = 39,
   kGeomNormal = 40,
   kGeomFromTo = 41,

@@ -31,6 +31,7 @@ enum class SensorObject {
   kGeomPair,    // geom1|body1 and geom2|body2
   kSiteCamera,  // site="..." camera="..."
   kContact,     // geom1|body1|subtree1|site, geom2|body2|subtree2, all optional
+  kInsideSite,  // objtype/objname and site="..." (the volume)
 };
 
 struct SensorKind {
