@@ -81,9 +81,13 @@ void read_contact_sensor(AttributeReader& reader, SensorSpec& sensor) {
                {"body2", ObjectType::kBody},
                {"subtree2", ObjectType::kXBody}},
               sensor.reference, sensor.reference_type);
+  // At most kMaxSlots slots: 17 values each keep sensordata within 1.7 M
+  // values (a mutated file asking for 2^31 would overflow its size).
+  constexpr int kMaxSlots = 100000;
   int num = 1;
-  if (reader.read("num", num) && num < 1) {
-    reader.fail(element(reader) + " 'num' is " + std::to_string(num) + "; accepted: 1 or more");
+  if (reader.read("num", num) && (num < 1 || num > kMaxSlots)) {
+    reader.fail(element(reader) + " 'num' is " + std::to_string(num) + "; accepted: 1 to " +
+                std::to_string(kMaxSlots));
   }
   static const char* kData[] = {"found", "force", "torque", "dist", "pos", "normal", "tangent"};
   int bits = 1;  // found

@@ -198,6 +198,7 @@ const std::vector<BadFile>& bad_files() {
       {"contact_sensor_data.xml",
        10,
        {"'data' lists 'found' out of order", "found force torque dist pos normal tangent"}},
+      {"contact_sensor_num.xml", 10, {"'num' is 200000; accepted: 1 to 100000"}},
       {"contact_sensor_two_sides.xml",
        10,
        {"takes at most one of 'geom1', 'body1', 'subtree1', 'site'"}},
