@@ -277,7 +277,7 @@ struct TendonSpec {
   bool actuatorfrcrange_given = false;
   Vector2d actuatorfrcrange{0, 0};
   double margin = 0, stiffness = 0, damping = 0, frictionloss = 0;
-  double armature = 0;  // inertia of length changes
+  double armature = 0;            // inertia of length changes
   Vector2d springlength{-1, -1};  // rest length, or a dead band [low, high]
   double width = 0.003;
   SolRef solref_limit, solref_friction;
