@@ -45,7 +45,8 @@ void contact_sensor(const Model& m, Data& d, int sensor, double* out) {
   const Sensors& t = m.sensors;
   const ObjectType type1 = t.obj_type[sensor], type2 = t.ref_type[sensor];
   const int id1 = t.obj_id[sensor], id2 = t.ref_id[sensor];
-  const auto [bits, reduce, num] = t.intprm[sensor];
+  // Plain copies, not a structured binding: lambdas below capture them.
+  const int bits = t.intprm[sensor][0], reduce = t.intprm[sensor][1], num = t.intprm[sensor][2];
   std::fill(out, out + t.dim[sensor], 0.0);
 
   // The matching contacts, each oriented from the sensor's first side.
