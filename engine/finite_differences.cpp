@@ -115,8 +115,7 @@ class LinearisedSolve {
     // Every column solves with it: its inverse (nv x nv, dense) makes each
     // solve one product.
     inverse_ = h.llt().solve(Eigen::MatrixXd::Identity(nv_, nv_));
-    std::vector<double> force(nefc_), jtf(nv_);
-    centre_gradient_ = gradient(m, d, qacc_, force.data(), jtf.data());
+    centre_gradient_ = gradient(m, d, qacc_);
     qacc_norm_ = qacc_.norm();
   }
 
@@ -142,9 +141,7 @@ class LinearisedSolve {
     double previous = 0;
     for (int iteration = 0;; ++iteration) {
       if (iteration == kChordIterations) return false;
-      const VectorXd step =
-          inverse_ *
-          (gradient(m, d, a, d.efc.force.data(), d.qfrc_constraint.data()) - centre_gradient_);
+      const VectorXd step = inverse_ * (gradient(m, d, a) - centre_gradient_);
       a -= step;
       const double size = step.norm();
       if (size <= round_off) break;
@@ -155,15 +152,9 @@ class LinearisedSolve {
       }
       previous = size;
     }
-    d.qacc = a;
     // The forces at the last qacc (the integrators read qfrc_constraint).
-    const ConstraintProblem p = constraint_problem(m, d);
-    VectorXd jar(nefc_);
-    problem_jacobian_multiply(p, a.data(), jar.data());
-    for (int i = 0; i < nefc_; ++i) jar[i] -= p.aref[i];
-    std::vector<RowState> state(nefc_);
-    evaluate_constraints(p, jar.data(), state.data(), d.efc.force.data(), nullptr);
-    problem_jacobian_transpose_multiply(p, d.efc.force.data(), d.qfrc_constraint.data());
+    d.qacc = a;
+    constraint_forces(m, d);
     return true;
   }
 
@@ -180,25 +171,15 @@ class LinearisedSolve {
   }
 
  private:
-  // The cost's gradient at `a` for data's rows, M and smooth force:
-  // M a - qfrc_smooth - J^T f(J a - aref), with f into `force` (nefc) and
-  // J^T f into `jtf` (nv).
-  VectorXd gradient(const Model& m, Data& d, const VectorXd& a, double* force, double* jtf) const {
+  // The cost's gradient at `a` for data's rows, M and smooth force,
+  // M a - qfrc_smooth - J^T f(J a - aref); data.qacc becomes `a`, with its
+  // efc.force and qfrc_constraint.
+  VectorXd gradient(const Model& m, Data& d, const VectorXd& a) const {
+    d.qacc = a;
+    constraint_forces(m, d);
     VectorXd g(nv_);
     multiply_mass(m, d, a.data(), g.data());
-    g -= d.qfrc_smooth;
-    if (nefc_ == 0) {
-      std::fill(jtf, jtf + nv_, 0.0);
-      return g;
-    }
-    const ConstraintProblem p = constraint_problem(m, d);
-    VectorXd jar(nefc_);
-    problem_jacobian_multiply(p, a.data(), jar.data());
-    for (int i = 0; i < nefc_; ++i) jar[i] -= p.aref[i];
-    std::vector<RowState> state(nefc_);
-    evaluate_constraints(p, jar.data(), state.data(), force, nullptr);
-    problem_jacobian_transpose_multiply(p, force, jtf);
-    return g - Eigen::Map<const VectorXd>(jtf, nv_);
+    return g - d.qfrc_smooth - d.qfrc_constraint;
   }
 
   int nv_, nefc_;
@@ -216,27 +197,12 @@ class LinearisedSolve {
 // One step from data's state, recomputing the stages from `from` on. The
 // stages before it must hold the results of the unnudged state (the step
 // of the centre point computed them; the integrators leave them). With
-// `linear`, the constraint solve of a velocity, act or ctrl nudge is its
-// linearisation at the centre.
+// `linear`, the constraint solve is linearised at the centre: a velocity,
+// act or ctrl nudge takes its derivative, a qpos nudge chord steps where
+// the rows kept their structure.
 void step_from(const Model& m, Data& d, From from, bool sensors,
                const LinearisedSolve* linear = nullptr) {
-  if (from == From::kPosition && linear) {
-    // step()'s stages one by one, the solve linearised where the rows kept
-    // their structure.
-    forward_position(m, d);
-    if (sensors) sensors_position(m, d);
-    forward_velocity(m, d);
-    if (sensors) sensors_velocity(m, d);
-    forward_actuation(m, d);
-    forward_acceleration(m, d);
-    if (!linear->apply_moved(m, d)) forward_constraint(m, d);
-    if (sensors) sensors_acceleration(m, d);
-    if (m.options.flags.energy) compute_energy(m, d);
-    if (m.options.flags.fwdinv) compare_forward_inverse(m, d);
-    integrate(m, d);
-    return;
-  }
-  if (from == From::kPosition) {
+  if (from == From::kPosition && !linear) {
     if (sensors) {
       const long steps = d.step_count;
       step(m, d);
@@ -250,15 +216,21 @@ void step_from(const Model& m, Data& d, From from, bool sensors,
     integrate(m, d);
     return;
   }
-  if (from == From::kVelocity) {
+  if (from == From::kPosition) {
+    forward_position(m, d);
+    if (sensors) sensors_position(m, d);
+  }
+  if (from != From::kActuation) {
     forward_velocity(m, d);
     if (sensors) sensors_velocity(m, d);
   }
   forward_actuation(m, d);
   forward_acceleration(m, d);
-  if (linear) {
+  if (!linear) {
+    forward_constraint(m, d);
+  } else if (from != From::kPosition) {
     linear->apply(d);
-  } else {
+  } else if (!linear->apply_moved(m, d)) {
     forward_constraint(m, d);
   }
   if (sensors) sensors_acceleration(m, d);

@@ -46,25 +46,6 @@ void continuous_acceleration(const Model& m, Data& d) {
   d.qacc = force;
 }
 
-// efc.force and qfrc_constraint at data.qacc, in closed form.
-void constraint_forces(const Model& m, Data& d) {
-  ConstraintRows& efc = d.efc;
-  const int nefc = efc.count();
-  efc.force.assign(nefc, 0.0);
-  if (nefc == 0) {
-    d.qfrc_constraint.setZero();
-    return;
-  }
-  const ConstraintProblem p = constraint_problem(m, d);
-  SolverWorkspace& w = workspace(d).solver;
-  w.jar.resize(nefc);
-  w.state.resize(nefc);
-  problem_jacobian_multiply(p, d.qacc.data(), w.jar.data());
-  for (int i = 0; i < nefc; ++i) w.jar[i] -= efc.aref[i];
-  evaluate_constraints(p, w.jar.data(), w.state.data(), efc.force.data(), nullptr);
-  problem_jacobian_transpose_multiply(p, efc.force.data(), d.qfrc_constraint.data());
-}
-
 }  // namespace
 
 void inverse(const Model& m, Data& d) {

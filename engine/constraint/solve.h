@@ -30,4 +30,9 @@ ConstraintProblem constraint_problem(const Model& model, Data& data);
 // mu_j (f+ - f-).
 void contact_force(const Model& model, const Data& data, int contact, double force[6]);
 
+// The rows' forces at data.qacc in closed form, without solving:
+// efc.force = f(J qacc - aref) by each row's cost, qfrc_constraint = J^T f
+// (inverse dynamics, and the derivatives' chord steps).
+void constraint_forces(const Model& model, Data& data);
+
 }  // namespace pliant
