@@ -60,6 +60,31 @@ std::vector<double> values_of(const py::handle& values, const std::string& name,
 
 }  // namespace
 
+// model.opt_<name>: the option flags `flags` as a bit mask (bit b for
+// flags[b]), a set bit meaning the flag is `set_is_on`; a mask beyond the
+// flags is refused, naming `accepted`.
+template <size_t N>
+void def_flag_mask(py::class_<Model, ModelPtr>& model, const std::string& name,
+                   bool OptionFlags::*const (&flags)[N], bool set_is_on, const char* accepted,
+                   const char* doc) {
+  model.def_property(("opt_" + name).c_str(),
+                     [&flags, set_is_on](const Model& m) {
+                       int mask = 0;
+                       for (size_t b = 0; b < N; ++b)
+                         mask |= (m.options.flags.*flags[b] == set_is_on) << b;
+                       return mask;
+                     },
+                     [&flags, set_is_on, name, accepted](Model& m, long mask) {
+                       if (mask < 0 || mask >= (1L << N)) {
+                         throw py::value_error(name + " is " + std::to_string(mask) +
+                                               "; accepted: a mask of " + accepted);
+                       }
+                       for (size_t b = 0; b < N; ++b)
+                         m.options.flags.*flags[b] = (((mask >> b) & 1) != 0) == set_is_on;
+                     },
+                     doc);
+}
+
 void def_dynamics_tools(py::module_& mod, py::class_<Model, ModelPtr>& model) {
   // Model arrays and options by table index: what python/pliant/_model.py
   // turns into writable attributes.
@@ -115,36 +140,10 @@ void def_dynamics_tools(py::module_& mod, py::class_<Model, ModelPtr>& model) {
   static constexpr Flag kEnable[] = {&OptionFlags::override_contacts, &OptionFlags::energy,
                                      &OptionFlags::fwdinv, &OptionFlags::invdiscrete,
                                      &OptionFlags::multiccd};
-  model.def_property(
-      "opt_disableflags",
-      [](const Model& m) {
-        int mask = 0;
-        for (int b = 0; b < 19; ++b) mask |= (m.options.flags.*kDisable[b] ? 0 : 1) << b;
-        return mask;
-      },
-      [](Model& m, long mask) {
-        if (mask < 0 || mask >= (1L << 19)) {
-          throw py::value_error("disableflags is " + std::to_string(mask) +
-                                "; accepted: a mask of mjtDisableBit (0 to 2^19 - 1)");
-        }
-        for (int b = 0; b < 19; ++b) m.options.flags.*kDisable[b] = ((mask >> b) & 1) == 0;
-      },
-      "mjtDisableBit mask: a set bit turns that part off");
-  model.def_property(
-      "opt_enableflags",
-      [](const Model& m) {
-        int mask = 0;
-        for (int b = 0; b < 5; ++b) mask |= (m.options.flags.*kEnable[b] ? 1 : 0) << b;
-        return mask;
-      },
-      [](Model& m, long mask) {
-        if (mask < 0 || mask >= (1L << 5)) {
-          throw py::value_error("enableflags is " + std::to_string(mask) +
-                                "; accepted: a mask of mjtEnableBit (0 to 31)");
-        }
-        for (int b = 0; b < 5; ++b) m.options.flags.*kEnable[b] = ((mask >> b) & 1) != 0;
-      },
-      "mjtEnableBit mask: override, energy, fwdinv, invdiscrete, multiccd");
+  def_flag_mask(model, "disableflags", kDisable, false, "mjtDisableBit (0 to 2^19 - 1)",
+                "mjtDisableBit mask: a set bit turns that part off");
+  def_flag_mask(model, "enableflags", kEnable, true, "mjtEnableBit (0 to 31)",
+                "mjtEnableBit mask: override, energy, fwdinv, invdiscrete, multiccd");
   mod.def(
       "ray",
       [](const ModelPtr& m, const PyData& d, const py::handle& origin, const py::handle& direction,
