@@ -6,6 +6,7 @@
 
 #include "engine/constraint/solve.h"
 #include "engine/site_volume.h"
+#include "pliant/sensor_types.h"
 
 namespace pliant {
 namespace {
@@ -80,23 +81,20 @@ void contact_sensor(const Model& m, Data& d, int sensor, double* out) {
   const int found = static_cast<int>(matches.size());
   if (found == 0) return;
 
-  static const int kSizes[] = {1, 3, 3, 1, 3, 3, 3};
   // Writes one slot from its values (found, force, torque, dist, pos,
   // normal, tangent), keeping the parts the data bits ask for.
   const auto write_slot = [&](double* slot, const double* force, const double* torque, double dist,
                               const Vector3d& pos, const Vector3d& normal,
                               const Vector3d& tangent) {
-    const double* parts[] = {nullptr,    force,         torque,        &dist,
-                             pos.data(), normal.data(), tangent.data()};
     const double found_value = found;
-    parts[0] = &found_value;
-    for (int k = 0; k < 7; ++k) {
+    const double* parts[] = {&found_value, force,         torque,        &dist,
+                             pos.data(),   normal.data(), tangent.data()};
+    for (int k = 0; k < kContactDataParts; ++k) {
       if (!(bits >> k & 1)) continue;
-      for (int j = 0; j < kSizes[k]; ++j) *slot++ = parts[k][j];
+      for (int j = 0; j < kContactDataSizes[k]; ++j) *slot++ = parts[k][j];
     }
   };
-  int slot_size = 0;
-  for (int k = 0; k < 7; ++k) slot_size += (bits >> k & 1) ? kSizes[k] : 0;
+  const int slot_size = contact_slot_size(bits);
 
   if (reduce == 3) {
     // netforce: the summed wrench in world axes, about the centroid of the

@@ -1459,15 +1459,10 @@ class Compiler {
       t.obj_id.push_back(object);
       t.ref_type.push_back(reference < 0 ? ObjectType::kUnknown : s.reference_type);
       t.ref_id.push_back(reference);
-      // A contact sensor: per slot, 1 (found) + 3 (force) + 3 (torque) + 1
-      // (dist) + 3 (pos) + 3 (normal) + 3 (tangent) as its data bits ask.
-      int dim = kind.dim;
-      if (kind.type == SensorType::kContact) {
-        static const int kSizes[] = {1, 3, 3, 1, 3, 3, 3};
-        int slot = 0;
-        for (int k = 0; k < 7; ++k) slot += (s.intprm[0] >> k & 1) ? kSizes[k] : 0;
-        dim = slot * s.intprm[2];
-      }
+      // A contact sensor: its slots, each of the data parts it asks for.
+      const int dim = kind.type == SensorType::kContact
+                          ? contact_slot_size(s.intprm[0]) * s.intprm[2]
+                          : kind.dim;
       t.intprm.push_back(s.intprm);
       t.dim.push_back(dim);
       t.adr.push_back(t.data_size);

@@ -147,13 +147,15 @@ void write_sensor(const Model& m, int i, XmlElement& section) {
       };
       side(s.obj_type[i], s.obj_id[i], "1");
       side(s.ref_type[i], s.ref_id[i], "2");
-      static const char* kData[] = {"found", "force", "torque", "dist", "pos", "normal", "tangent"};
-      static const char* kReduce[] = {"none", "mindist", "maxforce", "netforce"};
       std::string data;
-      for (int k = 0; k < 7; ++k) {
-        if (s.intprm[i][0] >> k & 1) data += std::string(data.empty() ? "" : " ") + kData[k];
+      for (int k = 0; k < kContactDataParts; ++k) {
+        if (s.intprm[i][0] >> k & 1) {
+          data += std::string(data.empty() ? "" : " ") + kContactDataNames[k];
+        }
       }
-      e.set("data", data).set("reduce", kReduce[s.intprm[i][1]]).set("num", s.intprm[i][2]);
+      e.set("data", data)
+          .set("reduce", kContactReduceNames[s.intprm[i][1]])
+          .set("num", s.intprm[i][2]);
       break;
     }
     case SensorObject::kInsideSite:

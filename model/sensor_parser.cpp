@@ -89,7 +89,6 @@ void read_contact_sensor(AttributeReader& reader, SensorSpec& sensor) {
     reader.fail(element(reader) + " 'num' is " + std::to_string(num) + "; accepted: 1 to " +
                 std::to_string(kMaxSlots));
   }
-  static const char* kData[] = {"found", "force", "torque", "dist", "pos", "normal", "tangent"};
   int bits = 1;  // found
   std::string data;
   if (reader.read("data", data)) {
@@ -99,8 +98,8 @@ void read_contact_sensor(AttributeReader& reader, SensorSpec& sensor) {
     int last = -1;
     while (words >> word) {
       int k = 0;
-      while (k < 7 && word != kData[k]) ++k;
-      if (k == 7) {
+      while (k < kContactDataParts && word != kContactDataNames[k]) ++k;
+      if (k == kContactDataParts) {
         reader.fail(element(reader) + " 'data' has '" + word +
                     "'; accepted: found, force, torque, dist, pos, normal, tangent");
       }

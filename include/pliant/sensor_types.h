@@ -43,6 +43,22 @@ struct SensorKind {
   SensorStage stage;
 };
 
+// A contact sensor's data parts, in the order its slots hold them and its
+// `data` attribute lists them (bit k of sensor_intprm[0] for part k), with
+// their sizes; and its reductions (sensor_intprm[1]).
+inline constexpr int kContactDataParts = 7;
+inline constexpr const char* kContactDataNames[kContactDataParts] = {
+    "found", "force", "torque", "dist", "pos", "normal", "tangent"};
+inline constexpr int kContactDataSizes[kContactDataParts] = {1, 3, 3, 1, 3, 3, 3};
+inline constexpr const char* kContactReduceNames[] = {"none", "mindist", "maxforce", "netforce"};
+
+// The values of one slot of a contact sensor with data bits `bits`.
+inline int contact_slot_size(int bits) {
+  int size = 0;
+  for (int k = 0; k < kContactDataParts; ++k) size += (bits >> k & 1) ? kContactDataSizes[k] : 0;
+  return size;
+}
+
 // The kind of the MJCF element `element`, or nullptr when Pliant has none.
 const SensorKind* find_sensor_kind(const std::string& element);
 const SensorKind& sensor_kind(SensorType type);
