@@ -4,6 +4,7 @@
 
 #include "engine/actuation.h"
 #include "engine/dynamics.h"
+#include "engine/fluid.h"
 #include "engine/kinematics.h"
 #include "engine/passive.h"
 #include "engine/tendon.h"
@@ -63,8 +64,8 @@ void smooth_velocity_derivative(const Model& m, Data& d, bool include_bias,
     }
   }
 
-  // Fluid forces (inertia-box model).
-  add_fluid_velocity_derivative(m, d, qderiv);
+  // Fluid forces (both models).
+  add_fluid_velocity_derivative(m, d, !include_bias, qderiv);
 
   // RNE: -dC/dqvel. C(q, v) is exactly quadratic in v at fixed q (cvel and
   // cdof_dot are linear in v; body accelerations and forces are sums of

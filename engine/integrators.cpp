@@ -110,6 +110,23 @@ void integrate_rk4(const Model& m, Data& d) {
 void integrate_implicit(const Model& m, Data& d, bool with_bias) {
   Eigen::MatrixXd qderiv;
   smooth_velocity_derivative(m, d, with_bias, qderiv);
+  if (!with_bias) {
+    // implicitfast factors M - h qDeriv in the mass matrix's layout, where a
+    // simple body's dofs (body_simple) have a diagonal block: as in MuJoCo
+    // 3.3.8, the derivative's entries between two of them are left out
+    // (measured: a free box in a fluid, whose drag couples its three
+    // translations, steps as if they were zero).
+    const Bodies& b = m.bodies;
+    for (int i = 1; i < m.body_count(); ++i) {
+      if (b.simple[i] == 0) continue;
+      const int first = b.dof_adr[i], count = b.dof_count[i];
+      for (int r = first; r < first + count; ++r) {
+        for (int c = first; c < first + count; ++c) {
+          if (r != c) qderiv(r, c) = 0;
+        }
+      }
+    }
+  }
   const Eigen::MatrixXd system = dense_mass_matrix(m, d) - m.options.timestep * qderiv;
   const VectorXd qacc = system.partialPivLu().solve(d.qfrc_smooth + d.qfrc_constraint);
   advance(m, d, qacc);

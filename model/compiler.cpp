@@ -9,6 +9,7 @@
 
 #include "model/attach.h"
 #include "model/exact_rotation.h"
+#include "model/fluid_shape.h"
 #include "model/fuse_static.h"
 #include "model/geom_inertia.h"
 #include "model/hfield_data.h"
@@ -517,6 +518,8 @@ class Compiler {
     g.margin.push_back(s.margin);
     g.gap.push_back(s.gap);
     g.rgba.push_back(s.rgba);
+    g.fluid.push_back(s.fluid_ellipsoid ? ellipsoid_fluid(s.type, size, s.fluidcoef)
+                                        : GeomFluid::Zero());
     g.name.push_back(s.name);
     add_name(ObjectType::kGeom, s.name, id, s.where, "geom");
     geom_specs_.push_back(&s);

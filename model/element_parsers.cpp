@@ -94,11 +94,8 @@ void parse_geom(AttributeReader& reader, const CompilerSettings& compiler, GeomS
   reader.read("hfield", geom.hfield);
   if (reader.read("fitscale", geom.fitscale)) reject_negative(reader, "fitscale", geom.fitscale);
   reader.read_bool("shellinertia", geom.shell);
-  const std::string fluid =
-      "Pliant's fluid forces use the inertia-box model; the per-geom ellipsoid model is not "
-      "applied";
-  reader.accept_unused("fluidshape", fluid);
-  reader.accept_unused("fluidcoef", fluid);
+  reader.read_keyword("fluidshape", geom.fluid_ellipsoid, {{"none", false}, {"ellipsoid", true}});
+  reader.read("fluidcoef", geom.fluidcoef);
   skip_user_data(reader);
   reader.finish();
 }

@@ -132,6 +132,9 @@ void write_geom(const Model& m, int g, XmlElement& body) {
   if (t.material[g] >= 0) {
     e.set("material", required_name(m, ObjectType::kMaterial, t.material[g], "material"));
   }
+  if (t.fluid[g][0] > 0) {
+    e.set("fluidshape", "ellipsoid").set("fluidcoef", Vector5d(t.fluid[g].segment<5>(1)));
+  }
 }
 
 void write_site(const Model& m, int s, XmlElement& body) {

@@ -76,8 +76,10 @@ struct GeomSpec {
   SolImp solimp;
   Vector4d rgba{0.5, 0.5, 0.5, 1};
   std::string material, mesh, hfield;
-  double fitscale = 1;  // a primitive fitted to `mesh` is scaled by this
-  bool shell = false;   // shellinertia: mass on the surface (primitives only)
+  double fitscale = 1;           // a primitive fitted to `mesh` is scaled by this
+  bool shell = false;            // shellinertia: mass on the surface (primitives only)
+  bool fluid_ellipsoid = false;  // fluidshape="ellipsoid"
+  Vector5d fluidcoef{0.5, 0.25, 1.5, 1.0, 1.0};
   // Moved here from a static body by fusestatic (fuse_static.h): its frame,
   // once fromto and mesh offsets are applied, is placed by this pose in the
   // new body; its mass counts if `fused_mass` (its body took its inertia

@@ -107,6 +107,7 @@ struct Data {
   VectorXd qfrc_bias;      // Coriolis, centrifugal and gravity: C(q, v)
   VectorXd qfrc_passive;   // springs, damping, fluid, gravity compensation
   VectorXd qfrc_gravcomp;  // gravity compensation of bodies with gravcomp, nv
+  VectorXd qfrc_fluid;     // fluid forces (inertia-box and ellipsoid models), nv
 
   // ---- actuation ----
   VectorXd actuator_force;  // nu

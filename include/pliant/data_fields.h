@@ -71,6 +71,7 @@
   X(qfrc_bias, qfrc_bias, nv, 1, "N or N m", "Coriolis, centrifugal and gravity force")          \
   X(qfrc_passive, qfrc_passive, nv, 1, "N or N m", "springs, dampers, fluid, gravity comp.")     \
   X(qfrc_gravcomp, qfrc_gravcomp, nv, 1, "N or N m", "gravity compensation")                     \
+  X(qfrc_fluid, qfrc_fluid, nv, 1, "N or N m", "fluid forces")                                   \
   X(actuator_force, actuator_force, nu, 1, "N or N m", "actuator force")                         \
   X(qfrc_actuator, qfrc_actuator, nv, 1, "N or N m", "actuator generalised force")               \
   X(act_dot, act_dot, na, 1, "1/s", "activation time derivative")                                \

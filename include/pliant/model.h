@@ -248,6 +248,14 @@ struct Dofs {
   int count() const { return static_cast<int>(body.size()); }
 };
 
+// A geom's ellipsoid fluid model, in MuJoCo's geom_fluid layout: the
+// interaction coefficient (1 with fluidshape="ellipsoid", else 0 and the
+// rest unused), the five fluidcoef values (blunt drag, slender drag,
+// angular drag, Kutta lift, Magnus lift), the virtual mass and the virtual
+// moment of inertia along the equivalent ellipsoid's axes per unit fluid
+// density (kg/(kg/m^3) and kg m^2/(kg/m^3)).
+using GeomFluid = Eigen::Matrix<double, 12, 1>;
+
 struct Geoms {
   std::vector<GeomType> type;
   std::vector<int> contype, conaffinity, condim, body, group, priority, material;
@@ -263,6 +271,7 @@ struct Geoms {
   std::vector<SolImp> solimp;
   std::vector<double> margin, gap;  // m
   std::vector<Vector4d> rgba;
+  std::vector<GeomFluid> fluid;
   std::vector<std::string> name;
   int count() const { return static_cast<int>(type.size()); }
 };

@@ -169,6 +169,8 @@
   X(geom_margin, geoms.margin, ngeom, 1, "m", "contact detection margin")                        \
   X(geom_gap, geoms.gap, ngeom, 1, "m", "contact gap")                                           \
   X(geom_rgba, geoms.rgba, ngeom, 4, "", "colour")                                               \
+  X(geom_fluid, geoms.fluid, ngeom, 12, "",                                                      \
+    "ellipsoid fluid model: interaction, 5 coefficients, virtual mass, virtual inertia")         \
   X(site_type, sites.type, nsite, 1, "", "mjtGeom of its shape")                                 \
   X(site_bodyid, sites.body, nsite, 1, "", "body of the site")                                   \
   X(site_matid, sites.material, nsite, 1, "", "material id, -1 if none")                         \

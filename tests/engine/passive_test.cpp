@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
+#include "engine/fluid.h"
+#include "model/fluid_shape.h"
 #include "pliant/forward.h"
 #include "pliant/load.h"
 #include "tests/engine/velocity_jacobian.h"
@@ -117,25 +120,68 @@ TEST(Passive, QuadraticDragOfTheInertiaBoxWithWind) {
               -1000 * 0.6 * (std::pow(0.2, 4) + std::pow(0.4, 4)) / 64 * 0.7 * 0.7, 1e-9);
 }
 
-TEST(Passive, FluidDerivativeMatchesFiniteDifferences) {
+// d(qfrc_fluid)/d(qvel) against centred differences of the force, for a
+// free body and a hinged child, with wind; `fluidshape` picks the model.
+void expect_fluid_derivative(const std::string& fluidshape) {
   const Model m = load_model_from_string(R"(
     <mujoco><option density="800" viscosity="0.3" wind="0.2 -0.1 0.3"/><worldbody>
-      <body><freejoint/><geom type="box" size="0.1 0.2 0.3"/>
+      <body><freejoint/><geom type="box" size="0.1 0.2 0.3" )" +
+                                         fluidshape + R"(/>
         <body pos="0.2 0 0"><joint type="hinge" axis="0 1 0"/>
-          <geom type="capsule" fromto="0 0 0 0.4 0 0" size="0.05"/></body></body>
+          <geom type="capsule" fromto="0 0 0 0.4 0 0" size="0.05" )" +
+                                         fluidshape + R"(/>
+          <geom type="ellipsoid" pos="0.1 0.1 0" size="0.1 0.05 0.01" )" +
+                                         fluidshape + R"(/>
+        </body></body>
     </worldbody></mujoco>)");
   Data d(m);
   d.qpos << 0.1, 0.2, 0.3, 0.9, 0.1, -0.3, 0.2, 0.4;
   d.qvel << 0.3, -0.2, 0.5, 1.1, -0.7, 0.4, 2.0;
   forward(m, d);
-  Eigen::MatrixXd analytic = Eigen::MatrixXd::Zero(m.nv, m.nv);
-  add_fluid_velocity_derivative(m, d, analytic);
-  const Eigen::MatrixXd numeric =
-      test::centred_velocity_jacobian(m, d, [](const Data& x) { return x.qfrc_passive; });
-  for (int j = 0; j < m.nv; ++j) {
-    for (int i = 0; i < m.nv; ++i)
-      EXPECT_NEAR(analytic(i, j), numeric(i, j), 1e-6) << i << "," << j;
+  for (bool symmetric : {false, true}) {
+    Eigen::MatrixXd analytic = Eigen::MatrixXd::Zero(m.nv, m.nv);
+    add_fluid_velocity_derivative(m, d, symmetric, analytic);
+    Eigen::MatrixXd numeric =
+        test::centred_velocity_jacobian(m, d, [](const Data& x) { return x.qfrc_fluid; });
+    if (symmetric) numeric = (0.5 * (numeric + numeric.transpose())).eval();
+    const double scale = numeric.cwiseAbs().maxCoeff();
+    ASSERT_GT(scale, 1);
+    for (int j = 0; j < m.nv; ++j) {
+      for (int i = 0; i < m.nv; ++i) {
+        EXPECT_NEAR(analytic(i, j), numeric(i, j), 1e-7 * scale) << i << "," << j;
+      }
+    }
   }
+}
+
+TEST(Passive, InertiaBoxFluidDerivativeMatchesFiniteDifferences) { expect_fluid_derivative(""); }
+
+TEST(Passive, EllipsoidFluidDerivativeMatchesFiniteDifferences) {
+  expect_fluid_derivative(R"(fluidshape="ellipsoid" fluidcoef="0.6 0.3 1.2 0.9 1.1")");
+}
+
+// Carlson's R_D against values computed to 25 digits (mpmath.elliprd), to
+// a few units in the last place (the duplication steps each round).
+TEST(Passive, CarlsonRdIsExact) {
+  const double ulps = 4 * std::numeric_limits<double>::epsilon();
+  EXPECT_NEAR(carlson_rd(0, 2, 1), 1.797210352103388311, ulps * 1.8);
+  EXPECT_NEAR(carlson_rd(2, 3, 4), 0.1651052729426105335, ulps * 0.17);
+  EXPECT_NEAR(carlson_rd(1, 1, 1), 1.0, ulps);
+  EXPECT_NEAR(carlson_rd(1e-4, 1, 1e4), 1.494559094161758753e-5, ulps * 1.5e-5);
+}
+
+// The virtual mass of a sphere is half the displaced fluid (kappa = 2/3)
+// and it has no virtual moment of inertia; a capsule's ellipsoid reaches
+// its caps.
+TEST(Passive, EllipsoidFluidConstants) {
+  const Vector5d coef(0.5, 0.25, 1.5, 1, 1);
+  const GeomFluid sphere = ellipsoid_fluid(GeomType::kSphere, Vector3d(0.2, 0, 0), coef);
+  const double volume = 4.0 / 3.0 * M_PI * 0.008;
+  for (int a = 0; a < 3; ++a) {
+    EXPECT_NEAR(sphere[6 + a], volume / 2, 1e-15);
+    EXPECT_EQ(sphere[9 + a], 0);
+  }
+  EXPECT_EQ(fluid_semi_axes(GeomType::kCapsule, Vector3d(0.1, 0.3, 0)), Vector3d(0.1, 0.1, 0.4));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
     compare_dumps.py PLIANT MODEL.xml [--steps N] [--disable a,b] [--tol T]
                      [--sensor-tol S] [--key K] [--contacts MIN [--contact-tol C]]
                      [--edit NAME:INDEX:VALUE,... [--set-const yes]]
+                     [--reference-fields f1,f2]
 
 Both engines start at qpos0 with zero ctrl, or at keyframe K (its ctrl held
 throughout), and step N times (default 200)
@@ -12,6 +13,11 @@ qacc, sensordata) must agree to T (default 1e-8; sensordata to S, default T)
 relative to max(1, |value|). Exits 0
 when they agree at every step, 1 naming the first step and field that does
 not, 2 when a model does not load.
+
+--reference-fields copies the named compiled fields of MuJoCo 3.3.8 into
+Pliant's model (as --edit does) before stepping: the trajectory then tests
+the dynamics alone where a compiled field is a named, measured difference
+(docs/mujoco3-differences.md) that would otherwise hide it.
 
 With --contacts MIN the states are compared only while the two engines'
 contacts agree (same count, geoms, and dist, pos and normal within C,
@@ -33,6 +39,19 @@ def dump(command):
         text = (result.stdout + result.stderr).strip().splitlines()
         return None, text[-1] if text else "exit %d" % result.returncode
     return lines, None
+
+
+def reference_fields(model, names):
+    """MuJoCo 3.3.8's compiled fields `names` of `model`, as flat lists."""
+    result = subprocess.run(["node", os.path.join(HERE, "mujoco3.mjs"), "info", model, "--fields",
+                             ",".join(names)], capture_output=True, text=True, timeout=600)
+    lines = [l for l in result.stdout.splitlines() if l.startswith("{")]
+    if result.returncode != 0 or not lines:
+        return None, (result.stdout + result.stderr).strip()[-200:]
+    fields = json.loads(lines[-1])
+    if "error" in fields or any(not isinstance(fields.get(n), list) for n in names):
+        return None, "no field among %s" % ",".join(names)
+    return fields, None
 
 
 def contacts_differ(a, b, tol):
@@ -67,7 +86,19 @@ def main():
         extra += ["--edit", edit]
     if options.get("--set-const") == "yes":
         extra.append("--set-const")
-    ours, error = dump([pliant, "dump", model, "--steps", steps] + extra)
+    # The copies go first, so that --edit still changes what they set.
+    ours_extra = []
+    copied = list(filter(None, options.get("--reference-fields", "").split(",")))
+    if copied:
+        fields, error = reference_fields(model, copied)
+        if fields is None:
+            print("MuJoCo 3.3.8 does not load %s: %s" % (model, error))
+            return 2
+        for name in copied:
+            for i, value in enumerate(fields[name]):
+                ours_extra += ["--edit", "%s:%d:%r" % (name, i, value)]
+    ours_extra += extra
+    ours, error = dump([pliant, "dump", model, "--steps", steps] + ours_extra)
     if ours is None:
         print("Pliant does not run %s: %s" % (model, error))
         return 2
