@@ -220,6 +220,7 @@ void ellipsoid_wrench(const Ellipsoid& e, double rho, double beta, const Vec3<S>
   const double r_d = (r[0] + r[1] + r[2]) / 3;
   torque.setZero();
   force.setZero();
+  if (!(product > 0)) return;  // a flat or empty ellipsoid: no cross-section to act on
 
   if (rho > 0) {
     Vec3<S> momentum, spin;

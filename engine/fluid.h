@@ -16,9 +16,10 @@ namespace pliant {
 // Needs the position stage and com_velocities.
 void fluid_forces(const Model& model, Data& data);
 
-// qderiv += d(qfrc_fluid)/d(qvel) (nv x nv, dense) at the current state,
-// exact for both models. `symmetric` adds the symmetric part of each
-// ellipsoid's derivative, as the implicitfast integrator wants.
+// qderiv += d(qfrc_fluid)/d(qvel) (nv x nv, dense) at the current state:
+// exact for both models, but for the floor MuJoCo 3.3.8 puts under the
+// drag's projected-area slope (engine/fluid.cpp). `symmetric` adds the
+// symmetric part of each ellipsoid's derivative, as implicitfast wants.
 void add_fluid_velocity_derivative(const Model& model, const Data& data, bool symmetric,
                                    Eigen::MatrixXd& qderiv);
 
