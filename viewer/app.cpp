@@ -382,6 +382,10 @@ void App::start_passive() {
   state_.model = std::make_unique<Model>(*link.model);
   state_.data = std::make_unique<Data>(*state_.model);
   copy_data(*state_.model, *state_.data, *link.latest);
+  // A script often launches on a fresh Data whose positions it has not
+  // computed yet (all bodies at the origin): the camera frames the scene
+  // from the window's own forwarded copy, which the first sync replaces.
+  forward(*state_.model, *state_.data);
   renderer_->set_model(*state_.model);
   state_.bounds = scene_bounds(*state_.model, *state_.data);
   reset_camera(state_.camera, state_.bounds);

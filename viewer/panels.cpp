@@ -20,9 +20,8 @@ bool input_double(const char* label, double* value, const char* format = "%.6g")
   return ImGui::InputDouble(label, value, 0, 0, format, ImGuiInputTextFlags_EnterReturnsTrue);
 }
 
-void file_section(ViewerState& state) {
-  if (!ImGui::CollapsingHeader("File", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  ImGui::TextWrapped("%s", state.path.empty() ? "(no model)" : state.path.c_str());
+// The path box with Open, Reload and the drop hint.
+void model_file_controls(ViewerState& state) {
   static char path[1024] = "";
   ImGui::SetNextItemWidth(-60);
   const bool entered =
@@ -32,6 +31,20 @@ void file_section(ViewerState& state) {
   if (ImGui::Button("Reload (Ctrl+L)")) state.reload_requested = true;
   ImGui::SameLine();
   ImGui::TextDisabled("drop a file to open it");
+}
+
+void file_section(ViewerState& state) {
+  if (!ImGui::CollapsingHeader("File", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ImGui::TextWrapped("%s", state.path.empty() ? "(no model)" : state.path.c_str());
+  // The script owns a passive window's model: opening or reloading a file
+  // here would leave it stepping another, so those controls are absent.
+  if (state.passive) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("the script owns the model: no opening or reloading here");
+    ImGui::PopTextWrapPos();
+  } else {
+    model_file_controls(state);
+  }
   if (ImGui::Button("Screenshot (Ctrl+P)")) state.screenshot_requested = true;
   ImGui::SameLine();
   if (ImGui::Button(state.recording_path.empty() ? "Record (Ctrl+R)" : "Stop recording")) {
@@ -42,7 +55,7 @@ void file_section(ViewerState& state) {
   ImGui::Checkbox("Sensors (F3)", &state.show_sensors);
   ImGui::SameLine();
   ImGui::Checkbox("Help (F1)", &state.show_help);
-  if (!state.recent.list().empty() && ImGui::TreeNode("Recent files")) {
+  if (!state.passive && !state.recent.list().empty() && ImGui::TreeNode("Recent files")) {
     for (const std::string& file : state.recent.list()) {
       if (ImGui::Selectable(file.c_str())) state.open_requested = file;
     }

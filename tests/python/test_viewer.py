@@ -1,6 +1,7 @@
 """pliant.viewer.launch_passive under Xvfb: the window follows the Data the
 script steps, reports is_running, and closes."""
 import json
+import os
 import time
 
 import numpy as np
@@ -68,3 +69,24 @@ def test_mujoco_face_has_the_viewer(humanoid):
         assert wait_for(viewer.shows_last_sync)
     finally:
         viewer.close()
+
+
+
+def test_window_frames_a_data_the_script_has_not_forwarded(humanoid, tmp_path):
+    # A fresh Data has every body at the origin until a forward: the camera
+    # must frame the scene as for a forwarded one, not that point. The box
+    # pyramid's floor is infinite, so the boxes alone set the distance.
+    from conftest import ROOT  # noqa: PLC0415
+    model = pliant.Model.from_xml_path(os.path.join(ROOT, "samples", "scenes", "box_pyramid.xml"))
+    distances = {}
+    for name in ("fresh", "forwarded"):
+        data = pliant.Data(model)
+        if name == "forwarded":
+            pliant.forward(model, data)
+        log = tmp_path / (name + ".jsonl")
+        with pliant.viewer.launch_passive(model, data, state_log=str(log), width=320,
+                                          height=240) as viewer:
+            assert wait_for(lambda: viewer.frames() > 0)
+        distances[name] = json.loads(log.read_text().splitlines()[0])["distance"]
+    assert distances["forwarded"] > 1.0  # a pyramid about a metre wide
+    assert distances["fresh"] == pytest.approx(distances["forwarded"], rel=1e-9)
