@@ -33,7 +33,10 @@ ObjectFrame object_frame(const Model& m, const Data& d, ObjectType type, int id)
     case ObjectType::kSite:
       return {d.site_xpos[id], d.site_xmat[id], m.sites.body[id]};
     case ObjectType::kCamera: {
+      // A tracking or targeting camera is where camera_light_poses put it;
+      // a fixed one is composed from its body here, as before.
       const int body = m.cameras.body[id];
+      if (m.cameras.mode[id] != 0) return {d.cam_xpos[id], d.cam_xmat[id], body};
       return {d.xpos[body] + d.xmat[body] * m.cameras.pos[id],
               d.xmat[body] * m.cameras.quat[id].toRotationMatrix(), body};
     }
@@ -51,6 +54,9 @@ Quaterniond object_quat(const Model& m, const Data& d, ObjectType type, int id) 
     case ObjectType::kSite:
       return d.xquat[m.sites.body[id]] * m.sites.quat[id];
     case ObjectType::kCamera:
+      // Its body's orientation times its own, whatever its mode: 3.3.8's
+      // framequat reads a tracking or targeting camera so (measured), while
+      // its position and axes follow cam_xpos and cam_xmat.
       return d.xquat[m.cameras.body[id]] * m.cameras.quat[id];
     default:  // kXBody
       return d.xquat[id];

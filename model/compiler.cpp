@@ -1518,15 +1518,6 @@ class Compiler {
         (kind.datatype == SensorDataType::kAxis || kind.datatype == SensorDataType::kQuaternion)) {
       fail(s.where, what + " gives an axis or quaternion, which 'cutoff' cannot clip; remove it");
     }
-    // Pliant poses cameras as fixed to their body (their tracking modes are
-    // for the viewer), so sensors read fixed cameras only.
-    for (const auto& [otype, id, name] : {std::tuple{s.object_type, object, s.object},
-                                          std::tuple{s.reference_type, reference, s.reference}}) {
-      if (otype == ObjectType::kCamera && id >= 0 && m_.cameras.mode[id] != 0) {
-        fail(s.where, what + " reads camera '" + name +
-                          "', which has a tracking mode; sensors read fixed cameras only");
-      }
-    }
     switch (type) {
       case SensorType::kJointPos:
       case SensorType::kJointVel:
