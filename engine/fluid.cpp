@@ -288,70 +288,77 @@ Eigen::Matrix<double, 6, 6> ellipsoid_derivative(const Ellipsoid& e, double rho,
   return b;
 }
 
+// Walks the frames fluid forces act in: each ellipsoid-model geom of a body
+// that has one, on_ellipsoid(body, geom, frame, velocity), and every other
+// body with mass, on_box(body, box, frame, velocity), with the frame's
+// velocity relative to the wind. The forces and their derivative share it.
+template <class OnEllipsoid, class OnBox>
+void for_each_fluid_frame(const Model& m, const Data& d, OnEllipsoid on_ellipsoid, OnBox on_box) {
+  for (int i = 1; i < m.body_count(); ++i) {
+    if (uses_ellipsoids(m, i)) {
+      const int first = m.bodies.geom_adr[i];
+      for (int g = first; g < first + m.bodies.geom_count[i]; ++g) {
+        if (!(m.geoms.fluid[g][0] > 0)) continue;
+        const PointFrame frame = point_frame(m, d, i, d.geom_xpos[g], d.geom_xmat[g]);
+        on_ellipsoid(i, g, frame, frame_velocity(m, d, i, frame));
+      }
+      continue;
+    }
+    InertiaBox box;
+    if (!inertia_box(m, i, box)) continue;
+    const PointFrame frame = point_frame(m, d, i, d.xipos[i], d.ximat[i]);
+    on_box(i, box, frame, frame_velocity(m, d, i, frame));
+  }
+}
+
 }  // namespace
 
 void fluid_forces(const Model& m, Data& d) {
   d.qfrc_fluid.setZero();
   if (!has_medium(m)) return;
   const double rho = m.options.density, beta = m.options.viscosity;
-  for (int i = 1; i < m.body_count(); ++i) {
-    if (uses_ellipsoids(m, i)) {
-      const int first = m.bodies.geom_adr[i];
-      for (int g = first; g < first + m.bodies.geom_count[i]; ++g) {
-        if (!(m.geoms.fluid[g][0] > 0)) continue;
-        const PointFrame frame = point_frame(m, d, i, d.geom_xpos[g], d.geom_xmat[g]);
-        const Vector6d velocity = frame_velocity(m, d, i, frame);
+  for_each_fluid_frame(
+      m, d,
+      [&](int body, int geom, const PointFrame& frame, const Vector6d& velocity) {
         Vector3d torque, force;
-        ellipsoid_wrench<double>(ellipsoid(m, g), rho, beta, velocity.head<3>(), velocity.tail<3>(),
-                                 torque, force);
+        ellipsoid_wrench<double>(ellipsoid(m, geom), rho, beta, velocity.head<3>(),
+                                 velocity.tail<3>(), torque, force);
         Vector6d wrench;
         wrench << torque, force;
-        apply_wrench(m, d, i, frame, wrench);
-      }
-      continue;
-    }
-    InertiaBox c;
-    if (!inertia_box(m, i, c)) continue;
-    const PointFrame frame = point_frame(m, d, i, d.xipos[i], d.ximat[i]);
-    const Vector6d velocity = frame_velocity(m, d, i, frame);
-    Vector6d wrench;
-    for (int a = 0; a < 3; ++a) {
-      const double w = velocity[a], v = velocity[3 + a];
-      wrench[a] = -(c.linear_torque + c.quadratic_torque[a] * std::abs(w)) * w;
-      wrench[3 + a] = -(c.linear_force + c.quadratic_force[a] * std::abs(v)) * v;
-    }
-    apply_wrench(m, d, i, frame, wrench);
-  }
+        apply_wrench(m, d, body, frame, wrench);
+      },
+      [&](int body, const InertiaBox& c, const PointFrame& frame, const Vector6d& velocity) {
+        Vector6d wrench;
+        for (int a = 0; a < 3; ++a) {
+          const double w = velocity[a], v = velocity[3 + a];
+          wrench[a] = -(c.linear_torque + c.quadratic_torque[a] * std::abs(w)) * w;
+          wrench[3 + a] = -(c.linear_force + c.quadratic_force[a] * std::abs(v)) * v;
+        }
+        apply_wrench(m, d, body, frame, wrench);
+      });
 }
 
 void add_fluid_velocity_derivative(const Model& m, const Data& d, bool symmetric,
                                    Eigen::MatrixXd& qderiv) {
   if (!has_medium(m)) return;
   const double rho = m.options.density, beta = m.options.viscosity;
-  for (int i = 1; i < m.body_count(); ++i) {
-    if (uses_ellipsoids(m, i)) {
-      const int first = m.bodies.geom_adr[i];
-      for (int g = first; g < first + m.bodies.geom_count[i]; ++g) {
-        if (!(m.geoms.fluid[g][0] > 0)) continue;
-        const PointFrame frame = point_frame(m, d, i, d.geom_xpos[g], d.geom_xmat[g]);
+  for_each_fluid_frame(
+      m, d,
+      [&](int body, int geom, const PointFrame& frame, const Vector6d& velocity) {
         Eigen::Matrix<double, 6, 6> b =
-            ellipsoid_derivative(ellipsoid(m, g), rho, beta, frame_velocity(m, d, i, frame));
+            ellipsoid_derivative(ellipsoid(m, geom), rho, beta, velocity);
         if (symmetric) b = 0.5 * (b + b.transpose()).eval();
-        add_projected(m, d, i, frame, b, qderiv);
-      }
-      continue;
-    }
-    InertiaBox c;
-    if (!inertia_box(m, i, c)) continue;
-    const PointFrame frame = point_frame(m, d, i, d.xipos[i], d.ximat[i]);
-    const Vector6d velocity = frame_velocity(m, d, i, frame);
-    Eigen::Matrix<double, 6, 6> b = Eigen::Matrix<double, 6, 6>::Zero();
-    for (int a = 0; a < 3; ++a) {
-      b(a, a) = -(c.linear_torque + 2 * c.quadratic_torque[a] * std::abs(velocity[a]));
-      b(3 + a, 3 + a) = -(c.linear_force + 2 * c.quadratic_force[a] * std::abs(velocity[3 + a]));
-    }
-    add_projected(m, d, i, frame, b, qderiv);
-  }
+        add_projected(m, d, body, frame, b, qderiv);
+      },
+      [&](int body, const InertiaBox& c, const PointFrame& frame, const Vector6d& velocity) {
+        Eigen::Matrix<double, 6, 6> b = Eigen::Matrix<double, 6, 6>::Zero();
+        for (int a = 0; a < 3; ++a) {
+          b(a, a) = -(c.linear_torque + 2 * c.quadratic_torque[a] * std::abs(velocity[a]));
+          b(3 + a, 3 + a) =
+              -(c.linear_force + 2 * c.quadratic_force[a] * std::abs(velocity[3 + a]));
+        }
+        add_projected(m, d, body, frame, b, qderiv);
+      });
 }
 
 }  // namespace pliant
