@@ -56,7 +56,9 @@ void step(const Model& m, Data& d) {
 // memory, so views of it (the Python module's numpy arrays) stay valid.
 void reset_data(const Model& m, Data& d) {
   const Data fresh(m);
+  const int threads = d.threads;  // a setting of the caller's, not state
   d = fresh;
+  d.threads = threads;
 }
 
 void reset_to_keyframe(const Model& m, Data& d, int key) {

@@ -9,6 +9,7 @@
 
 #include "engine/collision/collision_scratch.h"
 #include "engine/constraint/islands.h"
+#include "engine/thread_pool.h"
 #include "pliant/eigen_types.h"
 #include "solvers/workspace.h"
 
@@ -17,6 +18,7 @@ namespace pliant {
 struct Data;
 
 struct Workspace {
+  ThreadPool pool;             // the parallel stages' workers (Data::threads > 1)
   CollisionScratch collision;  // collide()
   SolverWorkspace solver;      // the constraint solvers
   IslandScratch islands;       // solve_constraints by island

@@ -279,6 +279,14 @@ PYBIND11_MODULE(_pliant, mod) {
           "time", [](const PyData& d) { return d.data.time; },
           [](PyData& d, double t) { d.data.time = t; })
       .def_property_readonly("model", [](const PyData& d) { return d.model; })
+      .def_property(
+          "threads", [](const PyData& d) { return d.data.threads; },
+          [](PyData& d, int threads) {
+            if (threads < 1) throw py::value_error("threads must be at least 1");
+            d.data.threads = threads;
+          },
+          "threads one step may use (narrow phase, constraint islands); results are "
+          "bit-identical for any count")
       .def_property_readonly(
           "energy",
           [](const PyData& d) {

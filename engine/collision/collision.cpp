@@ -177,8 +177,10 @@ ContactParams pair_params(const Model& m, int ipair) {
           p.margin[ipair], p.gap[ipair],      p.solreffriction[ipair]};
 }
 
-// Narrowphase of one geom pair with its parameters (ipair >= 0: explicit pair).
-void collide_geoms(const Model& m, Data& d, int g1, int g2, int ipair) {
+// Narrowphase of one geom pair with its parameters (ipair >= 0: explicit
+// pair): its contacts are appended to `out`.
+void collide_geoms(const Model& m, const Data& d, int g1, int g2, int ipair,
+                   std::vector<Contact>& out) {
   if (m.geoms.type[g1] > m.geoms.type[g2]) std::swap(g1, g2);
   const PairFunction fn = pair_function(m.geoms.type[g1], m.geoms.type[g2]);
   if (fn == nullptr) return;
@@ -213,7 +215,7 @@ void collide_geoms(const Model& m, Data& d, int g1, int g2, int ipair) {
     if (!std::isfinite(raw[k].dist) || !raw[k].pos.allFinite() || !raw[k].normal.allFinite()) {
       continue;
     }
-    Contact& c = d.contacts.emplace_back();
+    Contact& c = out.emplace_back();
     c.dist = raw[k].dist;
     c.pos = raw[k].pos;
     c.frame = contact_frame(raw[k].normal, raw[k].tangent);
@@ -246,26 +248,18 @@ bool is_explicit(const Model& m, const CollisionScratch& s, int first, int last,
   return false;
 }
 
-}  // namespace
-}  // namespace collision
-
-void collide(const Model& m, Data& d) {
-  using namespace collision;
-  d.contacts.clear();
-  const OptionFlags& flags = m.options.flags;
-  if (!flags.constraint || !flags.contact || m.body_count() < 2) return;
-  CollisionScratch& s = workspace(d).collision;
-  prepare_collision_tables(m, s);
+// The geom pairs the narrow phase examines, in contact order:
+// visit(g1, g2, ipair) for each (ipair >= 0: an explicit pair).
+template <class Visit>
+void for_each_candidate(const Model& m, const Data& d, CollisionScratch& s, Visit&& visit) {
   const int npair = m.pairs.count();
-
   if (m.options.collision == CollisionMode::kPair) {
     for (int i = 0; i < npair; ++i) {
       const int p = s.pair_order[i];
-      collide_geoms(m, d, m.pairs.geom1[p], m.pairs.geom2[p], p);
+      visit(m.pairs.geom1[p], m.pairs.geom2[p], p);
     }
     return;
   }
-
   broadphase(m, d, s);
   const bool merge = m.options.collision == CollisionMode::kAll && npair > 0;
   int next_pair = 0;
@@ -278,7 +272,7 @@ void collide(const Model& m, Data& d) {
       while (next_pair < npair && s.pair_signature[next_pair] <= signature) {
         if (s.pair_signature[next_pair] < signature) same_first = next_pair + 1;
         const int p = s.pair_order[next_pair++];
-        collide_geoms(m, d, m.pairs.geom1[p], m.pairs.geom2[p], p);
+        visit(m.pairs.geom1[p], m.pairs.geom2[p], p);
       }
     }
     const bool merged = merge && same_first < next_pair;
@@ -295,15 +289,61 @@ void collide(const Model& m, Data& d) {
         const int g2 = s.body_geoms[j];
         if (!bits_match(m, g1, g2)) continue;
         if (merged && is_explicit(m, s, same_first, next_pair, g1, g2)) continue;
-        collide_geoms(m, d, g1, g2, -1);
+        visit(g1, g2, -1);
       }
     }
   }
   if (merge) {
     while (next_pair < npair) {
       const int p = s.pair_order[next_pair++];
-      collide_geoms(m, d, m.pairs.geom1[p], m.pairs.geom2[p], p);
+      visit(m.pairs.geom1[p], m.pairs.geom2[p], p);
     }
+  }
+}
+
+// Below this many candidate pairs a thread's start costs more than the
+// pairs; each thread takes about this many pairs at a time above it.
+constexpr int kPairsPerTask = 64;
+
+}  // namespace
+}  // namespace collision
+
+void collide(const Model& m, Data& d) {
+  using namespace collision;
+  d.contacts.clear();
+  const OptionFlags& flags = m.options.flags;
+  if (!flags.constraint || !flags.contact || m.body_count() < 2) return;
+  Workspace& w = workspace(d);
+  CollisionScratch& s = w.collision;
+  prepare_collision_tables(m, s);
+  if (d.threads <= 1) {
+    for_each_candidate(m, d, s, [&](int g1, int g2, int ipair) {
+      collide_geoms(m, d, g1, g2, ipair, d.contacts);
+    });
+    return;
+  }
+  // Several threads: the candidates are listed, collided in slices of
+  // their own, and the slices' contacts joined in the candidates' order,
+  // so the contacts are those of one thread, in the same order.
+  s.candidates.clear();
+  for_each_candidate(m, d, s, [&](int g1, int g2, int ipair) {
+    s.candidates.push_back({g1, g2, ipair});
+  });
+  const int count = static_cast<int>(s.candidates.size());
+  const int tasks = (count + kPairsPerTask - 1) / kPairsPerTask;
+  if (static_cast<int>(s.task_contacts.value.size()) < tasks) s.task_contacts.value.resize(tasks);
+  w.pool.run(d.threads, tasks, [&](int task, int) {
+    std::vector<Contact>& out = s.task_contacts.value[task];
+    out.clear();
+    const int end = std::min(count, (task + 1) * kPairsPerTask);
+    for (int i = task * kPairsPerTask; i < end; ++i) {
+      const CandidatePair& c = s.candidates[i];
+      collide_geoms(m, d, c.geom1, c.geom2, c.pair, out);
+    }
+  });
+  for (int task = 0; task < tasks; ++task) {
+    d.contacts.insert(d.contacts.end(), s.task_contacts.value[task].begin(),
+                      s.task_contacts.value[task].end());
   }
 }
 

@@ -6,7 +6,15 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/kept.h"
+#include "pliant/contact.h"
+
 namespace pliant {
+
+// A geom pair for the narrow phase (pair >= 0: an explicit <pair>).
+struct CandidatePair {
+  int geom1, geom2, pair;
+};
 
 // Working memory of the collision stage, kept in Data so that a step makes no
 // heap allocation once the vectors have grown. The per-model tables are built
@@ -33,6 +41,10 @@ struct CollisionScratch {
   std::vector<uint64_t> body_pairs;
   std::vector<uint64_t> pairs_unsorted;  // broadphase output before ordering
   std::vector<int> pair_bucket;          // per body + 1: start of its pairs in the ordering
+  // On several threads: the narrow phase's geom pairs in contact order, and
+  // each slice's contacts.
+  std::vector<CandidatePair> candidates;
+  Kept<std::vector<std::vector<Contact>>> task_contacts;
 };
 
 }  // namespace pliant

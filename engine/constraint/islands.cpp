@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "solvers/workspace.h"
+#include "engine/thread_pool.h"
 
 namespace pliant {
 namespace {
@@ -127,10 +127,135 @@ int find_islands(const ConstraintProblem& p, IslandScratch& s) {
   return count;
 }
 
-void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWorkspace& w,
-                     void (*solve)(const ConstraintProblem&, SolverWorkspace&)) {
-  const int nv = whole.nv, nefc = whole.nefc;
+namespace {
+
+// Gathers island g of `whole` into `q` and returns its problem (pointing
+// into `q`). local_dof must hold -1 at the island's dofs; it is left
+// holding their indices within the island.
+ConstraintProblem gather_island(const ConstraintProblem& whole, IslandScratch& s, int g,
+                                IslandProblem& q) {
   const double* start = whole.qacc_start ? whole.qacc_start : whole.qacc_smooth;
+  // The island's dofs, in global order, with their rows of M and its factor.
+  const int n = s.dof_start[g + 1] - s.dof_start[g];
+  const int* dofs = s.dof_order.data() + s.dof_start[g];
+  grow(q.parent, n);
+  grow(q.address, n + 1);
+  q.mass.clear();
+  q.mass_factor.clear();
+  grow(q.mass_inverse_diagonal, n);
+  grow(q.qacc_smooth, n);
+  grow(q.qfrc_smooth, n);
+  grow(q.qacc_start, n);
+  if (whole.ma_start) grow(q.ma_start, n);
+  grow(q.depth, n);
+  double trace = 0;
+  for (int j = 0; j < n; ++j) {
+    const int k = dofs[j];
+    s.local_dof[k] = j;
+    const int parent = whole.mass_tree.parent[k];
+    q.parent[j] = parent < 0 ? -1 : s.local_dof[parent];
+    q.depth[j] = q.parent[j] < 0 ? 0 : q.depth[q.parent[j]] + 1;
+    q.address[j] = static_cast<int>(q.mass.size());
+    const int adr = whole.mass_tree.address[k];
+    q.mass.insert(q.mass.end(), whole.mass + adr, whole.mass + adr + q.depth[j] + 1);
+    q.mass_factor.insert(q.mass_factor.end(), whole.mass_factor + adr,
+                         whole.mass_factor + adr + q.depth[j] + 1);
+    q.mass_inverse_diagonal[j] = whole.mass_inverse_diagonal[k];
+    q.qacc_smooth[j] = whole.qacc_smooth[k];
+    q.qfrc_smooth[j] = whole.qfrc_smooth[k];
+    q.qacc_start[j] = start[k];
+    if (whole.ma_start) q.ma_start[j] = whole.ma_start[k];
+    trace += whole.mass[adr];
+  }
+  q.address[n] = static_cast<int>(q.mass.size());
+
+  // The island's rows, in global order, with their columns renumbered.
+  const int m = s.row_start[g + 1] - s.row_start[g];
+  const int* rows = s.row_order.data() + s.row_start[g];
+  grow(q.row_nnz, m);
+  grow(q.row_adr, m);
+  size_t entries = 0;
+  for (int r = 0; r < m; ++r) entries += whole.row_nnz[rows[r]];
+  grow(q.col, entries);
+  grow(q.J, entries);
+  grow(q.type, m);
+  grow(q.R, m);
+  grow(q.D, m);
+  grow(q.aref, m);
+  if (whole.jar_start) grow(q.jar_start, m);
+  grow(q.frictionloss, m);
+  grow(q.cone_of_row, m);
+  std::fill_n(q.cone_of_row.begin(), m, -1);
+  q.cones.clear();
+  int filled = 0;
+  for (int r = 0; r < m; ++r) {
+    const int i = rows[r];
+    q.row_adr[r] = filled;
+    const int adr = whole.row_adr[i];
+    for (int k = 0; k < whole.row_nnz[i]; ++k) {
+      const int dof = whole.col[adr + k];
+      // A dense row lists the other islands' dofs too (as zeros); a
+      // sparse row's dofs are all in its island.
+      if (whole.dense_hessian && s.island_of_dof[dof] != g) continue;
+      q.col[filled] = s.local_dof[dof];
+      q.J[filled] = whole.J[adr + k];
+      ++filled;
+    }
+    q.row_nnz[r] = filled - q.row_adr[r];
+    q.type[r] = whole.type[i];
+    q.R[r] = whole.R[i];
+    q.D[r] = whole.D[i];
+    q.aref[r] = whole.aref[i];
+    if (whole.jar_start) q.jar_start[r] = whole.jar_start[i];
+    q.frictionloss[r] = whole.frictionloss[i];
+    const int cone = whole.cone_of_row[i];
+    if (cone >= 0) {
+      if (whole.cones[cone].first_row == i) {
+        ConeGroup group = whole.cones[cone];
+        group.first_row = r;
+        q.cones.push_back(group);
+      }
+      q.cone_of_row[r] = static_cast<int>(q.cones.size()) - 1;
+    }
+  }
+
+  ConstraintProblem p = whole;
+  p.nv = n;
+  p.nefc = m;
+  p.mass_tree = {n, q.parent.data(), q.address.data()};
+  p.mass = q.mass.data();
+  p.mass_factor = q.mass_factor.data();
+  p.mass_inverse_diagonal = q.mass_inverse_diagonal.data();
+  p.qacc_smooth = q.qacc_smooth.data();
+  p.qfrc_smooth = q.qfrc_smooth.data();
+  p.row_nnz = q.row_nnz.data();
+  p.row_adr = q.row_adr.data();
+  p.col = q.col.data();
+  p.J = q.J.data();
+  p.type = q.type.data();
+  p.R = q.R.data();
+  p.D = q.D.data();
+  p.aref = q.aref.data();
+  p.frictionloss = q.frictionloss.data();
+  p.cone_of_row = q.cone_of_row.data();
+  p.cones = q.cones.data();
+  p.ncone = static_cast<int>(q.cones.size());
+  p.scale = 1 / trace;
+  p.qacc_start = q.qacc_start.data();
+  p.force_start = nullptr;
+  // The start's J a - aref and M a: the whole problem's, row by row and
+  // dof by dof (an island's rows and M's rows lie within it).
+  p.jar_start = whole.jar_start ? q.jar_start.data() : nullptr;
+  p.ma_start = whole.ma_start ? q.ma_start.data() : nullptr;
+  return p;
+}
+
+}  // namespace
+
+void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWorkspace& w,
+                     void (*solve)(const ConstraintProblem&, SolverWorkspace&), ThreadPool& pool,
+                     int threads) {
+  const int nv = whole.nv, nefc = whole.nefc;
   const int count = static_cast<int>(s.dof_start.size()) - 1;
   if (count == 1 && s.dof_start[1] == nv && s.row_start[1] == nefc) {
     // One island holding every dof and row (a pile): the whole problem as it
@@ -139,7 +264,7 @@ void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWor
     for (int k = 0; k < nv; ++k) trace += whole.mass[whole.mass_tree.address[k]];
     ConstraintProblem p = whole;
     p.scale = 1 / trace;
-    p.qacc_start = start;
+    p.qacc_start = whole.qacc_start ? whole.qacc_start : whole.qacc_smooth;
     p.force_start = nullptr;
     solve(p, w);
     return;
@@ -148,142 +273,55 @@ void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWor
   out.qacc.assign(whole.qacc_smooth, whole.qacc_smooth + nv);
   out.qfrc_constraint.assign(nv, 0.0);
   out.force.assign(nefc, 0.0);
+  s.local_dof.assign(nv, -1);
+  if (static_cast<int>(s.island_statistics.value.size()) < count)
+    s.island_statistics.value.resize(count);
+  // On several threads the largest islands are taken first, so that the
+  // last one taken is small. Islands have disjoint dofs and rows: each
+  // writes its own entries of local_dof and of the result.
+  threads = std::min(threads, count);
+  grow(s.task_island, count);
+  for (int g = 0; g < count; ++g) s.task_island[g] = g;
+  if (threads > 1) {
+    if (static_cast<int>(s.workers.value.size()) < threads - 1) s.workers.value.resize(threads - 1);
+    std::stable_sort(s.task_island.begin(), s.task_island.begin() + count, [&s](int a, int b) {
+      return s.row_start[a + 1] - s.row_start[a] > s.row_start[b + 1] - s.row_start[b];
+    });
+  }
+  pool.run(threads, count, [&](int task, int worker) {
+    const int g = s.task_island[task];
+    IslandProblem& q = worker == 0 ? s.problem : s.workers.value[worker - 1].problem;
+    SolverWorkspace& ws = worker == 0 ? w : s.workers.value[worker - 1].solver;
+    solve(gather_island(whole, s, g, q), ws);
+    const SolverResult& r = ws.result;
+    const int* dofs = s.dof_order.data() + s.dof_start[g];
+    const int n = s.dof_start[g + 1] - s.dof_start[g];
+    for (int j = 0; j < n; ++j) {
+      out.qacc[dofs[j]] = r.qacc[j];
+      out.qfrc_constraint[dofs[j]] = r.qfrc_constraint[j];
+      s.local_dof[dofs[j]] = -1;
+    }
+    const int* rows = s.row_order.data() + s.row_start[g];
+    const int m = s.row_start[g + 1] - s.row_start[g];
+    for (int j = 0; j < m; ++j) out.force[rows[j]] = r.force[j];
+    s.island_statistics.value[g] = r.statistics;
+  });
+
   SolverStatistics& stats = out.statistics;
   stats.iterations = 0;
   stats.converged = true;
   stats.final_improvement = stats.final_gradient = stats.cost = 0;
   stats.per_iteration.clear();
-  s.local_dof.assign(nv, -1);
   for (int g = 0; g < count; ++g) {
-    // The island's dofs, in global order, with their rows of M and its factor.
-    const int n = s.dof_start[g + 1] - s.dof_start[g];
-    const int* dofs = s.dof_order.data() + s.dof_start[g];
-    grow(s.parent, n);
-    grow(s.address, n + 1);
-    s.mass.clear();
-    s.mass_factor.clear();
-    grow(s.mass_inverse_diagonal, n);
-    grow(s.qacc_smooth, n);
-    grow(s.qfrc_smooth, n);
-    grow(s.qacc_start, n);
-    if (whole.ma_start) grow(s.ma_start, n);
-    grow(s.depth, n);
-    double trace = 0;
-    for (int j = 0; j < n; ++j) {
-      const int k = dofs[j];
-      s.local_dof[k] = j;
-      const int parent = whole.mass_tree.parent[k];
-      s.parent[j] = parent < 0 ? -1 : s.local_dof[parent];
-      s.depth[j] = s.parent[j] < 0 ? 0 : s.depth[s.parent[j]] + 1;
-      s.address[j] = static_cast<int>(s.mass.size());
-      const int adr = whole.mass_tree.address[k];
-      s.mass.insert(s.mass.end(), whole.mass + adr, whole.mass + adr + s.depth[j] + 1);
-      s.mass_factor.insert(s.mass_factor.end(), whole.mass_factor + adr,
-                           whole.mass_factor + adr + s.depth[j] + 1);
-      s.mass_inverse_diagonal[j] = whole.mass_inverse_diagonal[k];
-      s.qacc_smooth[j] = whole.qacc_smooth[k];
-      s.qfrc_smooth[j] = whole.qfrc_smooth[k];
-      s.qacc_start[j] = start[k];
-      if (whole.ma_start) s.ma_start[j] = whole.ma_start[k];
-      trace += whole.mass[adr];
+    const SolverStatistics& island = s.island_statistics.value[g];
+    stats.converged = stats.converged && island.converged;
+    stats.cost += island.cost;
+    if (g == 0 || island.iterations > stats.iterations) {
+      stats.iterations = island.iterations;
+      stats.final_improvement = island.final_improvement;
+      stats.final_gradient = island.final_gradient;
+      stats.per_iteration = island.per_iteration;
     }
-    s.address[n] = static_cast<int>(s.mass.size());
-
-    // The island's rows, in global order, with their columns renumbered.
-    const int m = s.row_start[g + 1] - s.row_start[g];
-    const int* rows = s.row_order.data() + s.row_start[g];
-    grow(s.row_nnz, m);
-    grow(s.row_adr, m);
-    size_t entries = 0;
-    for (int r = 0; r < m; ++r) entries += whole.row_nnz[rows[r]];
-    grow(s.col, entries);
-    grow(s.J, entries);
-    grow(s.type, m);
-    grow(s.R, m);
-    grow(s.D, m);
-    grow(s.aref, m);
-    if (whole.jar_start) grow(s.jar_start, m);
-    grow(s.frictionloss, m);
-    grow(s.cone_of_row, m);
-    std::fill_n(s.cone_of_row.begin(), m, -1);
-    s.cones.clear();
-    int filled = 0;
-    for (int r = 0; r < m; ++r) {
-      const int i = rows[r];
-      s.row_adr[r] = filled;
-      const int adr = whole.row_adr[i];
-      for (int k = 0; k < whole.row_nnz[i]; ++k) {
-        const int dof = whole.col[adr + k];
-        // A dense row lists the other islands' dofs too (as zeros); a
-        // sparse row's dofs are all in its island.
-        if (whole.dense_hessian && s.island_of_dof[dof] != g) continue;
-        s.col[filled] = s.local_dof[dof];
-        s.J[filled] = whole.J[adr + k];
-        ++filled;
-      }
-      s.row_nnz[r] = filled - s.row_adr[r];
-      s.type[r] = whole.type[i];
-      s.R[r] = whole.R[i];
-      s.D[r] = whole.D[i];
-      s.aref[r] = whole.aref[i];
-      if (whole.jar_start) s.jar_start[r] = whole.jar_start[i];
-      s.frictionloss[r] = whole.frictionloss[i];
-      const int cone = whole.cone_of_row[i];
-      if (cone >= 0) {
-        if (whole.cones[cone].first_row == i) {
-          ConeGroup group = whole.cones[cone];
-          group.first_row = r;
-          s.cones.push_back(group);
-        }
-        s.cone_of_row[r] = static_cast<int>(s.cones.size()) - 1;
-      }
-    }
-
-    ConstraintProblem p = whole;
-    p.nv = n;
-    p.nefc = m;
-    p.mass_tree = {n, s.parent.data(), s.address.data()};
-    p.mass = s.mass.data();
-    p.mass_factor = s.mass_factor.data();
-    p.mass_inverse_diagonal = s.mass_inverse_diagonal.data();
-    p.qacc_smooth = s.qacc_smooth.data();
-    p.qfrc_smooth = s.qfrc_smooth.data();
-    p.row_nnz = s.row_nnz.data();
-    p.row_adr = s.row_adr.data();
-    p.col = s.col.data();
-    p.J = s.J.data();
-    p.type = s.type.data();
-    p.R = s.R.data();
-    p.D = s.D.data();
-    p.aref = s.aref.data();
-    p.frictionloss = s.frictionloss.data();
-    p.cone_of_row = s.cone_of_row.data();
-    p.cones = s.cones.data();
-    p.ncone = static_cast<int>(s.cones.size());
-    p.scale = 1 / trace;
-    p.qacc_start = s.qacc_start.data();
-    p.force_start = nullptr;
-    // The start's J a - aref and M a: the whole problem's, row by row and
-    // dof by dof (an island's rows and M's rows lie within it).
-    p.jar_start = whole.jar_start ? s.jar_start.data() : nullptr;
-    p.ma_start = whole.ma_start ? s.ma_start.data() : nullptr;
-    solve(p, w);
-
-    const SolverResult& r = w.result;
-    for (int j = 0; j < n; ++j) {
-      out.qacc[dofs[j]] = r.qacc[j];
-      out.qfrc_constraint[dofs[j]] = r.qfrc_constraint[j];
-    }
-    for (int j = 0; j < m; ++j) out.force[rows[j]] = r.force[j];
-    stats.converged = stats.converged && r.statistics.converged;
-    stats.cost += r.statistics.cost;
-    if (g == 0 || r.statistics.iterations > stats.iterations) {
-      stats.iterations = r.statistics.iterations;
-      stats.final_improvement = r.statistics.final_improvement;
-      stats.final_gradient = r.statistics.final_gradient;
-      stats.per_iteration = r.statistics.per_iteration;
-    }
-    for (int j = 0; j < n; ++j) s.local_dof[dofs[j]] = -1;
   }
   std::swap(w.result, out);
 }

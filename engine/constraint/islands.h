@@ -10,28 +10,45 @@
 
 #include <vector>
 
+#include "engine/kept.h"
 #include "solvers/constraint_problem.h"
+#include "solvers/workspace.h"
 
 namespace pliant {
 
-struct SolverWorkspace;
+class ThreadPool;
 
-// The islands of one step, and the storage of one island's problem (kept
-// across steps: no heap allocation once sizes stop growing).
-struct IslandScratch {
-  // Trees are named by their root dof; tree_parent is a union-find over them.
-  std::vector<int> tree_of_dof, tree_parent, tree_has_rows, island_of_root;
-  std::vector<int> island_of_dof, island_of_row;  // -1: in no island
-  std::vector<int> dof_order, row_order;          // dofs and rows sorted by island
-  std::vector<int> dof_start, row_start;          // per island, into the orders (+1 entry)
-  std::vector<int> next;                          // sorting scratch
-  std::vector<int> local_dof;                     // global dof -> index within its island
-  // One island's problem arrays.
+// One island's problem, gathered from the whole one: M's rows and factor,
+// the rows with their columns renumbered within the island.
+struct IslandProblem {
   std::vector<int> parent, depth, address, row_nnz, row_adr, col, cone_of_row;
   std::vector<double> mass, mass_factor, mass_inverse_diagonal, qacc_smooth, qfrc_smooth;
   std::vector<double> qacc_start, ma_start, jar_start, J, R, D, aref, frictionloss;
   std::vector<RowType> type;
   std::vector<ConeGroup> cones;
+};
+
+// What a thread other than the caller needs to solve islands: an island's
+// problem and the solver's working memory.
+struct IslandWorker {
+  IslandProblem problem;
+  SolverWorkspace solver;
+};
+
+// The islands of one step, and the storage of their problems (kept across
+// steps: no heap allocation once sizes stop growing).
+struct IslandScratch {
+  // Trees are named by their root dof; tree_parent is a union-find over them.
+  std::vector<int> tree_of_dof, tree_parent, tree_has_rows, island_of_root;
+  std::vector<int> island_of_dof, island_of_row;          // -1: in no island
+  std::vector<int> dof_order, row_order;                  // dofs and rows sorted by island
+  std::vector<int> dof_start, row_start;                  // per island, into the orders (+1 entry)
+  std::vector<int> next;                                  // sorting scratch
+  std::vector<int> local_dof;                             // global dof -> index within its island
+  IslandProblem problem;                                  // the calling thread's island
+  Kept<std::vector<IslandWorker>> workers;                // worker k's at k - 1 (Data::threads > 1)
+  std::vector<int> task_island;                           // islands in the order threads take them
+  Kept<std::vector<SolverStatistics>> island_statistics;  // each island's, in island order
   SolverResult result;  // the whole problem's, filled island by island
 };
 
@@ -41,9 +58,12 @@ int find_islands(const ConstraintProblem& whole, IslandScratch& s);
 // Solves `whole` island by island with `solve` (solve_newton or solve_cg)
 // into workspace.result, as one solve would fill it: qacc (qacc_smooth
 // outside the islands), force, qfrc_constraint; the statistics are the
-// island's with the most iterations (converged only if all did). Call after
-// find_islands returned at least one island.
+// island's with the most iterations (the first of those; converged only if
+// all did). Call after find_islands returned at least one island. With
+// threads > 1 the islands are shared among that many threads of `pool`;
+// each island's answer is the same on any thread.
 void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWorkspace& workspace,
-                     void (*solve)(const ConstraintProblem&, SolverWorkspace&));
+                     void (*solve)(const ConstraintProblem&, SolverWorkspace&), ThreadPool& pool,
+                     int threads);
 
 }  // namespace pliant

@@ -109,14 +109,14 @@ void solve_constraints(const Model& m, Data& d) {
   switch (m.options.solver) {
     case SolverType::kNewton:
       if (by_island) {
-        solve_by_island(p, islands, w, solve_newton);
+        solve_by_island(p, islands, w, solve_newton, workspace(d).pool, d.threads);
       } else {
         solve_newton(p, w);
       }
       break;
     case SolverType::kCg:
       if (by_island) {
-        solve_by_island(p, islands, w, solve_cg);
+        solve_by_island(p, islands, w, solve_cg, workspace(d).pool, d.threads);
       } else {
         solve_cg(p, w);
       }

@@ -144,6 +144,15 @@ struct Data {
   // constraint force, applied force; N or N m.
   std::array<double, 2> solver_fwdinv{};
 
+  // ---- settings ----
+  // Threads one step may use: collision's narrow phase and the constraint
+  // islands are shared among them (the calling thread is one; workers are
+  // started on first use and kept by this Data, not by its copies). The
+  // results are bit-identical for every count. Worth it on large scenes
+  // (hundreds of bodies); on small ones the hand-offs cost more than they
+  // save.
+  int threads = 1;
+
   // ---- diagnostics ----
   std::array<Warning, static_cast<int>(WarningKind::kCount)> warnings{};
   StageTimers timers;  // per-stage step time, when timers.enabled

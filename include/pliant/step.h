@@ -16,7 +16,8 @@ namespace pliant {
 void step(const Model& model, Data& data);
 
 // State back to qpos0, zero velocities, controls and forces, time 0. The
-// arrays keep their memory, so views of them stay valid.
+// arrays keep their memory, so views of them stay valid; data.threads
+// stays as it was.
 void reset_data(const Model& model, Data& data);
 // State from keyframe `key` (throws std::out_of_range for a bad index).
 void reset_to_keyframe(const Model& model, Data& data, int key);

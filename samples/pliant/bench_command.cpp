@@ -43,6 +43,7 @@ struct BenchOptions {
   long warmup = 0;
   SteppingOptions stepping;
   bool profile = false;
+  int threads = 1;
 };
 
 void run_bench(const BenchOptions& o) {
@@ -58,6 +59,7 @@ void run_bench(const BenchOptions& o) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
   apply_solver_choice(o.stepping, model);
   Data data(model);
+  data.threads = o.threads;
   bench::ControlNoise noise(o.stepping.ctrl_noise);
   bench::StepTally warmup_tally, tally;
   // Warnings are read between the runs, not per step, to keep the timed loop
@@ -105,6 +107,11 @@ void add_bench_command(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   add_stepping_options(bench, o.stepping);
   bench->add_flag("--profile", o.profile, "Add the time per step of each stage");
+  bench
+      ->add_option("--threads", o.threads,
+                   "Threads a step may use (Data::threads); the state digest is the same for "
+                   "any count")
+      ->check(CLI::PositiveNumber);
   bench->callback([] {
     try {
       run_bench(o);

@@ -187,3 +187,32 @@ def test_edge_inputs_raise_or_work(humanoid_path):
     assert qpos.shape == (2, 0, 28)
     # Non-contiguous input is copied in.
     data.qvel = np.zeros((27, 2))[:, 0]
+
+
+def _box_pile_xml(count):
+    # Free cubes in a loose grid, dropped onto a plane: several islands.
+    bodies = "".join(
+        f'<body pos="{0.25 * (i % 5)} {0.25 * (i // 5 % 4)} {0.2 + 0.25 * (i // 20)}" '
+        f'euler="{7 * i % 30} {11 * i % 30} 0"><freejoint/>'
+        f'<geom type="box" size="0.1 0.1 0.1"/></body>'
+        for i in range(count)
+    )
+    return (
+        '<mujoco><worldbody><geom type="plane" size="5 5 0.1"/>'
+        f"{bodies}</worldbody></mujoco>"
+    )
+
+
+def test_threads_give_the_state_of_one_thread():
+    model = pliant.Model.from_xml_string(_box_pile_xml(40))
+    one, two = pliant.Data(model), pliant.Data(model)
+    assert one.threads == 1
+    two.threads = 2
+    pliant.step(model, one, nstep=200)
+    pliant.step(model, two, nstep=200)
+    assert len(one.contact) > 0
+    assert np.array_equal(one.qpos, two.qpos)
+    assert np.array_equal(one.qvel, two.qvel)
+    with pytest.raises(ValueError):
+        two.threads = 0
+    assert two.threads == 2

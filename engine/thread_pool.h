@@ -1,0 +1,71 @@
+#pragma once
+
+// Worker threads that run one parallel loop at a time together with the
+// calling thread: the step's parallel stages (collision's narrow phase, the
+// constraint islands) when Data::threads > 1. Internal to the engine.
+//
+// A loop's tasks are claimed in any order by any thread, so a task must
+// write only outputs of its own (its index's slot); the step's results then
+// do not depend on the thread count.
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+namespace pliant {
+
+class ThreadPool {
+ public:
+  ThreadPool() = default;
+  // A copy (of a Data's workspace) starts without workers of its own.
+  ThreadPool(const ThreadPool&) {}
+  ThreadPool& operator=(const ThreadPool&) { return *this; }
+  ~ThreadPool();
+
+  // Runs task(i, worker) for every i in [0, count), on up to `threads`
+  // threads, and returns when every task has run. `worker` (0 for the
+  // calling thread, below `threads`) names the thread, for scratch memory of
+  // its own. The first exception a task throws is rethrown here, after the
+  // loop. With threads <= 1 the tasks run in order on the caller.
+  template <class Task>
+  void run(int threads, int count, Task&& task) {
+    if (threads <= 1 || count <= 1) {
+      for (int i = 0; i < count; ++i) task(i, 0);
+      return;
+    }
+    using Plain = std::remove_reference_t<Task>;
+    run_loop(
+        std::min(threads, count), count,
+        [](void* context, int i, int worker) { (*static_cast<Plain*>(context))(i, worker); },
+        &task);
+  }
+
+  // Worker threads started so far (beside the caller).
+  int workers() const { return static_cast<int>(threads_.size()); }
+
+ private:
+  using Call = void (*)(void* context, int task, int worker);
+  void run_loop(int threads, int count, Call call, void* context);
+  void work(int worker);
+  void run_tasks(int worker);
+
+  std::vector<std::thread> threads_;  // worker k + 1
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  long generation_ = 0;  // loops started: a worker runs each one once
+  bool stop_ = false;
+  int taking_part_ = 0;  // workers 1..taking_part_ run this loop
+  int busy_ = 0;         // of those, still running it
+  std::atomic<int> next_{0};
+  int count_ = 0;
+  Call call_ = nullptr;
+  void* context_ = nullptr;
+  std::exception_ptr error_;
+};
+
+}  // namespace pliant

@@ -1,0 +1,151 @@
+// A step on several threads (Data::threads): the narrow phase and the
+// constraint islands shared among threads give the state of one thread, bit
+// for bit; and the pool that runs them. Run under ThreadSanitizer by the
+// tsan preset.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/thread_pool.h"
+#include "engine/workspace.h"
+#include "pliant/load.h"
+#include "pliant/step.h"
+#include "samples/shared/scenes.h"
+
+namespace pliant {
+namespace {
+
+template <class V>
+bool same_bits(const V& a, const V& b) {
+  return a.size() == b.size() &&
+         std::equal(a.data(), a.data() + a.size(), b.data(),
+                    [](double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; });
+}
+
+// Steps one Data per thread count side by side and compares them after
+// every step, rows included; notes the most islands and narrow-phase
+// candidates seen.
+struct Seen {
+  int islands = 0, candidates = 0;
+};
+
+void expect_same_steps(const Model& model, const std::vector<int>& thread_counts, int steps,
+                       Seen& seen) {
+  std::vector<Data> datas;
+  for (int threads : thread_counts) {
+    datas.emplace_back(model);
+    datas.back().threads = threads;
+  }
+  for (int s = 0; s < steps; ++s) {
+    for (Data& d : datas) step(model, d);
+    const Data& one = datas.front();
+    for (size_t k = 1; k < datas.size(); ++k) {
+      const Data& d = datas[k];
+      SCOPED_TRACE("threads " + std::to_string(d.threads) + ", step " + std::to_string(s));
+      ASSERT_EQ(d.contacts.size(), one.contacts.size());
+      for (size_t c = 0; c < d.contacts.size(); ++c) {
+        ASSERT_EQ(d.contacts[c].geom1, one.contacts[c].geom1);
+        ASSERT_EQ(d.contacts[c].geom2, one.contacts[c].geom2);
+        ASSERT_EQ(d.contacts[c].dist, one.contacts[c].dist);
+        ASSERT_EQ(d.contacts[c].efc_address, one.contacts[c].efc_address);
+      }
+      ASSERT_EQ(d.efc.type, one.efc.type);
+      ASSERT_EQ(d.efc.id, one.efc.id);
+      ASSERT_EQ(d.efc.row_adr, one.efc.row_adr);
+      ASSERT_EQ(d.efc.col, one.efc.col);
+      ASSERT_TRUE(same_bits(d.efc.J, one.efc.J));
+      ASSERT_TRUE(same_bits(d.efc.R, one.efc.R));
+      ASSERT_TRUE(same_bits(d.efc.aref, one.efc.aref));
+      ASSERT_TRUE(same_bits(d.qpos, one.qpos));
+      ASSERT_TRUE(same_bits(d.qvel, one.qvel));
+      ASSERT_TRUE(same_bits(d.qacc, one.qacc));
+      ASSERT_TRUE(same_bits(d.efc.force, one.efc.force));
+      ASSERT_EQ(d.solver.iterations, one.solver.iterations);
+      ASSERT_EQ(d.solver.cost, one.solver.cost);
+    }
+    Workspace& w = workspace(datas.back());
+    seen.islands = std::max(seen.islands, static_cast<int>(w.islands.dof_start.size()) - 1);
+    seen.candidates = std::max(seen.candidates, static_cast<int>(w.collision.candidates.size()));
+  }
+  for (size_t k = 1; k < datas.size(); ++k) {
+    EXPECT_EQ(workspace(datas[k]).pool.workers(), datas[k].threads - 1);
+  }
+}
+
+// A pile of 60 boxes from its drop to its first settling: several islands
+// and some hundred candidate pairs (several slices of the narrow phase).
+TEST(StepThreads, PileIsBitIdenticalOnAnyThreadCount) {
+  const Model model = load_model_from_string(scenes::box_pile_xml(60));
+  Seen seen;
+  expect_same_steps(model, {1, 2, 3}, 250, seen);
+  EXPECT_GT(seen.islands, 4);
+  EXPECT_GT(seen.candidates, 3 * 64);
+}
+
+TEST(StepThreads, ConjugateGradientIsBitIdentical) {
+  std::string xml = scenes::box_pile_xml(40);
+  const std::string option = "<option timestep=\"0.002\"";
+  ASSERT_NE(xml.find(option), std::string::npos);
+  xml.replace(xml.find(option), option.size(), option + " solver=\"CG\"");
+  const Model model = load_model_from_string(xml);
+  ASSERT_EQ(model.options.solver, SolverType::kCg);
+  Seen seen;
+  expect_same_steps(model, {1, 2}, 200, seen);
+  EXPECT_GT(seen.islands, 2);
+}
+
+// A reset keeps the caller's thread count, and the step after it is one
+// thread's step.
+TEST(StepThreads, ResetKeepsTheThreadCount) {
+  const Model model = load_model_from_string(scenes::box_pile_xml(30));
+  Data one(model), two(model);
+  two.threads = 2;
+  for (int s = 0; s < 150; ++s) step(model, two);
+  reset_data(model, two);
+  EXPECT_EQ(two.threads, 2);
+  for (int s = 0; s < 150; ++s) {
+    step(model, one);
+    step(model, two);
+  }
+  EXPECT_TRUE(same_bits(one.qpos, two.qpos));
+  EXPECT_TRUE(same_bits(one.qvel, two.qvel));
+}
+
+TEST(ThreadPool, RunsEveryTaskOnceOnItsThreads) {
+  ThreadPool pool;
+  for (int threads : {1, 2, 4}) {
+    std::vector<std::atomic<int>> runs(1000);
+    std::atomic<int> bad_worker{0};
+    pool.run(threads, 1000, [&](int task, int worker) {
+      runs[task].fetch_add(1);
+      if (worker < 0 || worker >= threads) bad_worker.fetch_add(1);
+    });
+    for (const std::atomic<int>& r : runs) ASSERT_EQ(r.load(), 1);
+    EXPECT_EQ(bad_worker.load(), 0);
+  }
+  EXPECT_EQ(pool.workers(), 3);
+  // A copy (as of a copied Data) starts with no workers of its own.
+  ThreadPool copy(pool);
+  EXPECT_EQ(copy.workers(), 0);
+}
+
+TEST(ThreadPool, RethrowsATasksExceptionAndStaysUsable) {
+  ThreadPool pool;
+  EXPECT_THROW(pool.run(2, 100,
+                        [](int task, int) {
+                          if (task == 37) throw std::runtime_error("task 37");
+                        }),
+               std::runtime_error);
+  std::atomic<int> total{0};
+  pool.run(2, 100, [&](int task, int) { total.fetch_add(task); });
+  EXPECT_EQ(total.load(), 4950);
+}
+
+}  // namespace
+}  // namespace pliant
