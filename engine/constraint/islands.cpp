@@ -71,7 +71,13 @@ int find_islands(const ConstraintProblem& p, IslandScratch& s) {
   for (int k = 0; k < nv; ++k) s.tree_parent[k] = k;
   std::vector<int>& has_rows = s.tree_has_rows;
   has_rows.assign(nv, 0);
+  // A sparse row over the columns of the row before it (a contact's other
+  // pyramid edges or cone rows) joins the same trees.
+  const auto repeats_previous = [&p](int i) {
+    return !p.dense_hessian && same_columns_as_previous(p, i);
+  };
   for (int i = 0; i < nefc; ++i) {
+    if (repeats_previous(i)) continue;
     int first = -1, last_tree = -1;
     const int adr = p.row_adr[i];
     for (int k = 0; k < p.row_nnz[i]; ++k) {
@@ -95,6 +101,10 @@ int find_islands(const ConstraintProblem& p, IslandScratch& s) {
   s.island_of_row.assign(nefc, -1);
   int count = 0;
   for (int i = 0; i < nefc; ++i) {
+    if (repeats_previous(i)) {
+      s.island_of_row[i] = s.island_of_row[i - 1];
+      continue;
+    }
     const int adr = p.row_adr[i];
     for (int k = 0; k < p.row_nnz[i]; ++k) {
       if (p.dense_hessian && p.J[adr + k] == 0) continue;
