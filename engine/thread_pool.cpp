@@ -1,8 +1,27 @@
 #include "engine/thread_pool.h"
 
+#include <chrono>
 #include <utility>
 
 namespace pliant {
+namespace {
+
+// Spins until done() or about a millisecond has passed; returns done().
+template <class Done>
+bool spin_until(Done done) {
+  const auto start = std::chrono::steady_clock::now();
+  for (int round = 0;; ++round) {
+    for (int i = 0; i < 64; ++i) {
+      if (done()) return true;
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    }
+    if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(1)) return done();
+  }
+}
+
+}  // namespace
 
 ThreadPool::~ThreadPool() {
   {
@@ -16,23 +35,33 @@ ThreadPool::~ThreadPool() {
 void ThreadPool::run_loop(int threads, int count, Call call, void* context) {
   const int helpers = threads - 1;
   while (workers() < helpers) {
+    // A new worker starts at the loops begun so far: this one is its first.
     const int worker = workers() + 1;
-    threads_.emplace_back([this, worker] { work(worker); });
+    const long seen = generation_.load();
+    threads_.emplace_back([this, worker, seen] { work(worker, seen); });
   }
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    call_ = call;
-    context_ = context;
-    count_ = count;
-    next_.store(0, std::memory_order_relaxed);
-    taking_part_ = busy_ = helpers;
-    error_ = nullptr;
-    ++generation_;
+  // Every worker is between loops here (each acknowledged the last one,
+  // taking part or not): they read these fields only after seeing the new
+  // generation.
+  call_ = call;
+  context_ = context;
+  count_ = count;
+  error_ = nullptr;
+  next_.store(0, std::memory_order_relaxed);
+  taking_part_ = helpers;
+  busy_.store(workers(), std::memory_order_relaxed);
+  generation_.fetch_add(1);  // publishes the fields above
+  if (sleepers_.load() > 0) {
+    // Taking the lock orders this wake-up after a sleeper's last look at
+    // the generation.
+    { std::lock_guard<std::mutex> lock(mutex_); }
+    wake_.notify_all();
   }
-  wake_.notify_all();
   run_tasks(0);
-  std::unique_lock<std::mutex> lock(mutex_);
-  done_.wait(lock, [this] { return busy_ == 0; });
+  if (!spin_until([this] { return busy_.load(std::memory_order_acquire) == 0; })) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, [this] { return busy_.load(std::memory_order_acquire) == 0; });
+  }
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }
 
@@ -48,19 +77,22 @@ void ThreadPool::run_tasks(int worker) {
   }
 }
 
-void ThreadPool::work(int worker) {
-  long seen = 0;
+void ThreadPool::work(int worker, long seen) {
   for (;;) {
-    {
+    const auto started = [&] { return stop_.load() || generation_.load() != seen; };
+    if (!spin_until(started)) {
       std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
-      if (stop_) return;
-      seen = generation_;
-      if (worker > taking_part_) continue;
+      sleepers_.fetch_add(1);
+      wake_.wait(lock, started);
+      sleepers_.fetch_sub(1);
     }
-    run_tasks(worker);
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (--busy_ == 0) done_.notify_one();
+    if (stop_.load()) return;
+    seen = generation_.load();
+    if (worker <= taking_part_) run_tasks(worker);
+    if (busy_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_.notify_one();
+    }
   }
 }
 

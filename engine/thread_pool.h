@@ -51,16 +51,20 @@ class ThreadPool {
  private:
   using Call = void (*)(void* context, int task, int worker);
   void run_loop(int threads, int count, Call call, void* context);
-  void work(int worker);
+  void work(int worker, long seen);
   void run_tasks(int worker);
 
   std::vector<std::thread> threads_;  // worker k + 1
+  // Waiting: a thread spins for a while (a step's next parallel stage is
+  // usually that near) and then sleeps on a condition; waking a sleeping
+  // thread takes tens of microseconds on some machines.
   std::mutex mutex_;
   std::condition_variable wake_, done_;
-  long generation_ = 0;  // loops started: a worker runs each one once
-  bool stop_ = false;
-  int taking_part_ = 0;  // workers 1..taking_part_ run this loop
-  int busy_ = 0;         // of those, still running it
+  std::atomic<long> generation_{0};  // loops started: a worker runs each one once
+  std::atomic<bool> stop_{false};
+  std::atomic<int> sleepers_{0};  // workers asleep on wake_ (or about to be)
+  int taking_part_ = 0;           // workers 1..taking_part_ run this loop
+  std::atomic<int> busy_{0};      // workers yet to finish (or pass) this loop
   std::atomic<int> next_{0};
   int count_ = 0;
   Call call_ = nullptr;

@@ -130,6 +130,14 @@ TEST(ThreadPool, RunsEveryTaskOnceOnItsThreads) {
     EXPECT_EQ(bad_worker.load(), 0);
   }
   EXPECT_EQ(pool.workers(), 3);
+  // Loops on fewer threads than the pool has (the others pass them), one
+  // after another without a pause.
+  for (int round = 0; round < 200; ++round) {
+    const int threads = 2 + round % 3;
+    std::atomic<int> sum{0};
+    pool.run(threads, 50, [&](int task, int) { sum.fetch_add(task); });
+    ASSERT_EQ(sum.load(), 1225);
+  }
   // A copy (as of a copied Data) starts with no workers of its own.
   ThreadPool copy(pool);
   EXPECT_EQ(copy.workers(), 0);
