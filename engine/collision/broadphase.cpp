@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/thread_pool.h"
+
 namespace pliant::collision {
 namespace {
 
@@ -21,6 +23,11 @@ bool filtered_by_welds(const Model& m, const CollisionScratch& s, int b1, int b2
   }
   return false;
 }
+
+// Sweeping the cells on several threads: from this many bodies, in this many
+// slices of cells a thread (their loads differ).
+constexpr int kBodiesPerThread = 256;
+constexpr int kCellTasksPerThread = 8;
 
 // One axis of the grid: cells of `width` from `low`.
 struct GridAxis {
@@ -143,7 +150,7 @@ void prepare_collision_tables(const Model& m, CollisionScratch& s) {
   s.exclude_count = m.excludes.count();
 }
 
-void broadphase(const Model& m, const Data& d, CollisionScratch& s) {
+void broadphase(const Model& m, const Data& d, CollisionScratch& s, ThreadPool& pool, int threads) {
   s.body_pairs.clear();
   const int nbody = m.body_count();
   // Global bodies with everything that has collidable geoms.
@@ -207,24 +214,43 @@ void broadphase(const Model& m, const Data& d, CollisionScratch& s) {
     GridAxis grid[2];
     grid_boxes(s, nsap, grid);
     const int cells = static_cast<int>(s.cell_start.size()) - 1;
-    for (int cell = 0; cell < cells; ++cell) {
-      const int* items = s.cell_items.data() + s.cell_start[cell];
-      const int count = s.cell_start[cell + 1] - s.cell_start[cell];
-      for (int x = 0; x < count; ++x) {
-        const double* w1 = &s.sweep[6 * items[x]];
-        for (int y = x + 1; y < count; ++y) {
-          const double* w2 = &s.sweep[6 * items[y]];
-          if (w2[0] > w1[1]) break;
-          if (w2[2] > w1[3] || w1[2] > w2[3] || w2[4] > w1[5] || w1[4] > w2[5]) continue;
-          // Both boxes reach the cell of their overlap's low corner: the
-          // pair is reported there only, once.
-          const int home = grid[0].cell_of(std::max(w1[2], w2[2])) * grid[1].cells +
-                           grid[1].cell_of(std::max(w1[4], w2[4]));
-          if (home != cell) continue;
-          const int b1 = s.order[items[x]], b2 = s.order[items[y]];
-          if (filtered_by_welds(m, s, b1, b2)) continue;
-          s.body_pairs.push_back(body_pair_signature(b1, b2));
+    const auto sweep_cells = [&](int first, int last, std::vector<uint64_t>& out) {
+      for (int cell = first; cell < last; ++cell) {
+        const int* items = s.cell_items.data() + s.cell_start[cell];
+        const int count = s.cell_start[cell + 1] - s.cell_start[cell];
+        for (int x = 0; x < count; ++x) {
+          const double* w1 = &s.sweep[6 * items[x]];
+          for (int y = x + 1; y < count; ++y) {
+            const double* w2 = &s.sweep[6 * items[y]];
+            if (w2[0] > w1[1]) break;
+            if (w2[2] > w1[3] || w1[2] > w2[3] || w2[4] > w1[5] || w1[4] > w2[5]) continue;
+            // Both boxes reach the cell of their overlap's low corner: the
+            // pair is reported there only, once.
+            const int home = grid[0].cell_of(std::max(w1[2], w2[2])) * grid[1].cells +
+                             grid[1].cell_of(std::max(w1[4], w2[4]));
+            if (home != cell) continue;
+            const int b1 = s.order[items[x]], b2 = s.order[items[y]];
+            if (filtered_by_welds(m, s, b1, b2)) continue;
+            out.push_back(body_pair_signature(b1, b2));
+          }
         }
+      }
+    };
+    if (threads <= 1 || nsap < kBodiesPerThread) {
+      sweep_cells(0, cells, s.body_pairs);
+    } else {
+      // Slices of the cells on several threads: the pairs are sorted below,
+      // so the slices' order does not matter.
+      const int tasks = std::min(cells, kCellTasksPerThread * threads);
+      std::vector<std::vector<uint64_t>>& found = s.task_pairs.value;
+      if (static_cast<int>(found.size()) < tasks) found.resize(tasks);
+      pool.run(threads, tasks, [&](int task, int) {
+        found[task].clear();
+        sweep_cells(static_cast<int>(static_cast<long>(cells) * task / tasks),
+                    static_cast<int>(static_cast<long>(cells) * (task + 1) / tasks), found[task]);
+      });
+      for (int task = 0; task < tasks; ++task) {
+        s.body_pairs.insert(s.body_pairs.end(), found[task].begin(), found[task].end());
       }
     }
   }

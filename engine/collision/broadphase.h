@@ -5,6 +5,10 @@
 #include "engine/collision/collision_scratch.h"
 #include "pliant/data.h"
 
+namespace pliant {
+class ThreadPool;
+}
+
 namespace pliant::collision {
 
 // Signature of a body pair, smaller id in the high half: sorting signatures
@@ -26,7 +30,10 @@ void prepare_collision_tables(const Model& model, CollisionScratch& s);
 // hold each collidable geom's bounding sphere grown by its margin. Pairs on
 // one weld body, and a weld body with its weld parent (unless one is the
 // world, or the filterparent flag is off), are dropped. Exclusions are left
-// to the caller. O(n log n + overlaps within a cell).
-void broadphase(const Model& model, const Data& data, CollisionScratch& s);
+// to the caller. O(n log n + overlaps within a cell). With threads > 1
+// (and enough bodies) the cells are swept on that many threads of `pool`;
+// the pairs are the same.
+void broadphase(const Model& model, const Data& data, CollisionScratch& s, ThreadPool& pool,
+                int threads);
 
 }  // namespace pliant::collision

@@ -251,7 +251,8 @@ bool is_explicit(const Model& m, const CollisionScratch& s, int first, int last,
 // The geom pairs the narrow phase examines, in contact order:
 // visit(g1, g2, ipair) for each (ipair >= 0: an explicit pair).
 template <class Visit>
-void for_each_candidate(const Model& m, const Data& d, CollisionScratch& s, Visit&& visit) {
+void for_each_candidate(const Model& m, const Data& d, Workspace& w, Visit&& visit) {
+  CollisionScratch& s = w.collision;
   const int npair = m.pairs.count();
   if (m.options.collision == CollisionMode::kPair) {
     for (int i = 0; i < npair; ++i) {
@@ -260,7 +261,7 @@ void for_each_candidate(const Model& m, const Data& d, CollisionScratch& s, Visi
     }
     return;
   }
-  broadphase(m, d, s);
+  broadphase(m, d, s, w.pool, d.threads);
   const bool merge = m.options.collision == CollisionMode::kAll && npair > 0;
   int next_pair = 0;
   size_t next_exclude = 0;
@@ -317,7 +318,7 @@ void collide(const Model& m, Data& d) {
   CollisionScratch& s = w.collision;
   prepare_collision_tables(m, s);
   if (d.threads <= 1) {
-    for_each_candidate(m, d, s, [&](int g1, int g2, int ipair) {
+    for_each_candidate(m, d, w, [&](int g1, int g2, int ipair) {
       collide_geoms(m, d, g1, g2, ipair, d.contacts);
     });
     return;
@@ -326,7 +327,7 @@ void collide(const Model& m, Data& d) {
   // their own, and the slices' contacts joined in the candidates' order,
   // so the contacts are those of one thread, in the same order.
   s.candidates.clear();
-  for_each_candidate(m, d, s, [&](int g1, int g2, int ipair) {
+  for_each_candidate(m, d, w, [&](int g1, int g2, int ipair) {
     s.candidates.push_back({g1, g2, ipair});
   });
   const int count = static_cast<int>(s.candidates.size());

@@ -41,6 +41,7 @@ struct CollisionScratch {
   std::vector<uint64_t> body_pairs;
   std::vector<uint64_t> pairs_unsorted;  // broadphase output before ordering
   std::vector<int> pair_bucket;          // per body + 1: start of its pairs in the ordering
+  Kept<std::vector<std::vector<uint64_t>>> task_pairs;  // each slice of cells' pairs (threads > 1)
   // On several threads: the narrow phase's geom pairs in contact order, and
   // each slice's contacts.
   std::vector<CandidatePair> candidates;

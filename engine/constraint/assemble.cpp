@@ -60,29 +60,102 @@ namespace {
 // columns scattered over a 6 x nv block.
 class Assembler {
  public:
-  Assembler(const Model& m, Data& d)
+  // Rows go to data.efc, built in `scratch`. A first assembler clears the
+  // rows and appends; the others write contact slices into rows already
+  // sized for them (contacts_from).
+  Assembler(const Model& m, Data& d, AssemblyScratch& scratch, bool clear)
       : m_(m),
         d_(d),
         efc_(d.efc),
-        jac_(workspace(d).jacobian),
-        columns_(workspace(d).columns),
-        frame_jac_(workspace(d).contact_jacobian) {
-    efc_.clear();
-    efc_.dense = !use_sparse_jacobian(m);
+        jac_(scratch.jacobian),
+        columns_(scratch.columns),
+        frame_jac_(scratch.contact_jacobian) {
+    if (clear) {
+      efc_.clear();
+      efc_.dense = !use_sparse_jacobian(m);
+    }
     if (jac_.cols() != m.nv) jac_.setZero(6, m.nv);
   }
 
-  void run() {
+  // Every row but the contacts', appended.
+  void all_but_contacts() {
     const OptionFlags& f = m_.options.flags;
     if (!f.constraint) return;
     if (f.equality) equalities();
     if (f.frictionloss) friction_loss();
     if (f.limit) limits();
-    if (f.contact) contacts();
+  }
+
+  // The rows of contacts [begin, end), appended.
+  void contacts(int begin, int end) { contact_rows(begin, end); }
+
+  // The rows of contacts [begin, end) into the rows from `row` on, whose
+  // Jacobian entries start at `entry` (sized by size_contact_rows).
+  void contacts_from(int begin, int end, int row, int entry) {
+    cursor_row_ = row;
+    cursor_entry_ = entry;
+    contact_rows(begin, end);
+  }
+
+  // Appends room for the rows of every contact: their first row and first
+  // Jacobian entry, per contact, in rows and entries (count + 1 each).
+  void size_contact_rows(std::vector<int>& rows, std::vector<int>& entries) {
+    const int count = static_cast<int>(d_.contacts.size());
+    rows.resize(count + 1);
+    entries.resize(count + 1);
+    rows[0] = efc_.count();
+    entries[0] = static_cast<int>(efc_.J.size());
+    for (int c = 0; c < count; ++c) {
+      const Contact& con = d_.contacts[c];
+      int n = 0, nnz = 0;
+      if (con.dist < con.includemargin) {
+        n = con.dim == 1 ? 1 : m_.options.cone == Cone::kPyramidal ? 2 * (con.dim - 1) : con.dim;
+        if (efc_.dense) {
+          nnz = m_.nv;
+        } else {
+          for_each_column(m_.geoms.body[con.geom1], m_.geoms.body[con.geom2], [&](int) { ++nnz; });
+        }
+      }
+      rows[c + 1] = rows[c] + n;
+      entries[c + 1] = entries[c] + n * nnz;
+    }
+    const int total = rows[count];
+    for (auto* v :
+         {&efc_.pos, &efc_.margin, &efc_.frictionloss, &efc_.diag_approx, &efc_.R, &efc_.D}) {
+      v->resize(total);
+    }
+    efc_.type.resize(total);
+    efc_.id.resize(total);
+    efc_.impedance.resize(total);
+    efc_.row_adr.resize(total);
+    efc_.row_nnz.resize(total);
+    efc_.col.resize(entries[count]);
+    efc_.J.resize(entries[count]);
   }
 
  private:
   // ---- Jacobian scratch ----
+
+  // visit(k) for the dofs that move b1 or b2, descending (the sparse
+  // layout's columns).
+  template <class Visit>
+  void for_each_column(int b1, int b2, Visit&& visit) const {
+    // Both chains descend (a dof's parent has a smaller index): merge them.
+    int i = last_dof_of_chain(m_, b1), j = last_dof_of_chain(m_, b2);
+    while (i >= 0 || j >= 0) {
+      if (i > j) {
+        visit(i);
+        i = m_.dofs.parent[i];
+      } else if (j > i) {
+        visit(j);
+        j = m_.dofs.parent[j];
+      } else {
+        visit(i);
+        i = m_.dofs.parent[i];
+        j = m_.dofs.parent[j];
+      }
+    }
+  }
 
   // Columns of the dofs that move b1 or b2 (ascending), or all dofs.
   void select_columns(int b1, int b2) {
@@ -91,21 +164,7 @@ class Assembler {
       for (int k = 0; k < m_.nv; ++k) columns_.push_back(k);
       return;
     }
-    // Both chains descend (a dof's parent has a smaller index): merge them.
-    int i = last_dof_of_chain(m_, b1), j = last_dof_of_chain(m_, b2);
-    while (i >= 0 || j >= 0) {
-      if (i > j) {
-        columns_.push_back(i);
-        i = m_.dofs.parent[i];
-      } else if (j > i) {
-        columns_.push_back(j);
-        j = m_.dofs.parent[j];
-      } else {
-        columns_.push_back(i);
-        i = m_.dofs.parent[i];
-        j = m_.dofs.parent[j];
-      }
-    }
+    for_each_column(b1, b2, [this](int k) { columns_.push_back(k); });
     std::reverse(columns_.begin(), columns_.end());
   }
 
@@ -130,26 +189,55 @@ class Assembler {
 
   // ---- rows ----
 
-  // Appends a row whose Jacobian entry at column columns_[e] is value(e).
+  // The end of the rows built so far: the next row's index.
+  int rows_end() const { return cursor_row_ >= 0 ? cursor_row_ : efc_.count(); }
+
+  // A new row with room for nnz Jacobian entries: appended (every per-row
+  // array grows by one, impedance, R and D set by finish_constraint), or
+  // the next of the sized rows.
+  int new_row(int nnz) {
+    int i, adr;
+    if (cursor_row_ >= 0) {
+      i = cursor_row_++;
+      adr = cursor_entry_;
+      cursor_entry_ += nnz;
+    } else {
+      i = efc_.count();
+      adr = static_cast<int>(efc_.J.size());
+      for (auto* v :
+           {&efc_.pos, &efc_.margin, &efc_.frictionloss, &efc_.diag_approx, &efc_.R, &efc_.D}) {
+        v->emplace_back();
+      }
+      efc_.type.emplace_back();
+      efc_.id.emplace_back();
+      efc_.impedance.emplace_back();
+      efc_.row_adr.emplace_back();
+      efc_.row_nnz.emplace_back();
+      efc_.col.resize(adr + nnz);
+      efc_.J.resize(adr + nnz);
+    }
+    efc_.row_adr[i] = adr;
+    efc_.row_nnz[i] = nnz;
+    return i;
+  }
+
+  // A new row whose Jacobian entry at column columns_[e] is value(e).
   template <class Value>
   void push_row(ConstraintType type, int id, double pos, double margin, double frictionloss,
                 double diag, Value value) {
-    efc_.type.push_back(type);
-    efc_.id.push_back(id);
-    efc_.pos.push_back(pos);
-    efc_.margin.push_back(margin);
-    efc_.frictionloss.push_back(frictionloss);
-    efc_.diag_approx.push_back(diag);
-    const size_t adr = efc_.J.size(), nnz = columns_.size();
-    efc_.row_adr.push_back(static_cast<int>(adr));
-    efc_.row_nnz.push_back(static_cast<int>(nnz));
-    efc_.col.resize(adr + nnz);
-    efc_.J.resize(adr + nnz);
-    int* col = efc_.col.data() + adr;
-    double* jac = efc_.J.data() + adr;
-    for (size_t e = 0; e < nnz; ++e) {
+    const int nnz = static_cast<int>(columns_.size());
+    const int i = new_row(nnz);
+    efc_.type[i] = type;
+    efc_.id[i] = id;
+    efc_.pos[i] = pos;
+    efc_.margin[i] = margin;
+    efc_.frictionloss[i] = frictionloss;
+    efc_.diag_approx[i] = diag;
+    int* col = efc_.col.data() + efc_.row_adr[i];
+    double* jac = efc_.J.data() + efc_.row_adr[i];
+    for (int e = 0; e < nnz; ++e) {
       col[e] = columns_[e];
-      jac[e] = value(static_cast<int>(e));
+      jac[e] = value(e);
     }
   }
 
@@ -161,9 +249,11 @@ class Assembler {
 
   void drop_rows_from(int first) {
     const int adr = efc_.row_adr[first];
-    for (auto* v : {&efc_.pos, &efc_.margin, &efc_.frictionloss, &efc_.diag_approx}) {
+    for (auto* v :
+         {&efc_.pos, &efc_.margin, &efc_.frictionloss, &efc_.diag_approx, &efc_.R, &efc_.D}) {
       v->resize(first);
     }
+    efc_.impedance.resize(first);
     efc_.type.resize(first);
     efc_.id.resize(first);
     efc_.row_adr.resize(first);
@@ -182,11 +272,11 @@ class Assembler {
     const ImpedanceValue imp = impedance(solimp, violation);
     const SpringDamper kb =
         reference_spring(solref, solimp.dmax, m_.options.timestep, m_.options.flags.refsafe);
-    for (int i = first; i < efc_.count(); ++i) {
-      efc_.impedance.push_back({spring ? kb.K : 0, kb.B, imp.d, imp.derivative});
+    for (int i = first; i < rows_end(); ++i) {
+      efc_.impedance[i] = {spring ? kb.K : 0, kb.B, imp.d, imp.derivative};
       const double r = std::max(kMinValue, (1 - imp.d) / imp.d * efc_.diag_approx[i]);
-      efc_.R.push_back(r);
-      efc_.D.push_back(1 / r);
+      efc_.R[i] = r;
+      efc_.D[i] = 1 / r;
     }
   }
 
@@ -457,10 +547,10 @@ class Assembler {
 
   // ---- contacts ----
 
-  void contacts() {
+  void contact_rows(int begin, int end) {
     const Cone cone = m_.options.cone;
     const double impratio = m_.options.impratio;
-    for (int c = 0; c < static_cast<int>(d_.contacts.size()); ++c) {
+    for (int c = begin; c < end; ++c) {
       Contact& con = d_.contacts[c];
       con.efc_address = -1;
       if (con.dist >= con.includemargin) continue;
@@ -472,7 +562,7 @@ class Assembler {
       accumulate_jacobian(b1, con.pos, -1);
       const double tran = body_weight(b1, 0) + body_weight(b2, 0);
       const double rot = body_weight(b1, 1) + body_weight(b2, 1);
-      const int first = efc_.count();
+      const int first = rows_end();
       con.efc_address = first;
       const int dim = con.dim;
       // Row r of the contact frame applied to Jdif: 0 normal, 1-2 tangents
@@ -549,7 +639,7 @@ class Assembler {
   // being adjusted); diagApprox then reads back as R d / (1 - d).
   template <class Rule>
   void adjust_contact_regulariser(int first, Rule rule) {
-    for (int i = first, j = 0; i < efc_.count(); ++i, ++j) {
+    for (int i = first, j = 0; i < rows_end(); ++i, ++j) {
       efc_.R[i] = rule(j);
       efc_.D[i] = 1 / efc_.R[i];
       const double d = efc_.impedance[i].d;
@@ -563,11 +653,41 @@ class Assembler {
   Eigen::MatrixXd& jac_;
   std::vector<int>& columns_;
   std::vector<double>& frame_jac_;  // one contact's Jacobian in its frame, dim x ncolumns
+  int cursor_row_ = -1;             // >= 0: rows are written from here (contacts_from)
+  int cursor_entry_ = 0;            // ... and their Jacobian entries from here
 };
+
+// Below this many contacts a step's contact rows are built on one thread;
+// above it, each task builds this many.
+constexpr int kContactsPerTask = 128;
 
 }  // namespace
 
-void assemble_constraints(const Model& m, Data& d) { Assembler(m, d).run(); }
+void assemble_constraints(const Model& m, Data& d) {
+  Workspace& w = workspace(d);
+  Assembler rows(m, d, w.assembly, true);
+  rows.all_but_contacts();
+  const OptionFlags& f = m.options.flags;
+  if (!f.constraint || !f.contact) return;
+  const int count = static_cast<int>(d.contacts.size());
+  if (d.threads <= 1 || count <= kContactsPerTask) {
+    rows.contacts(0, count);
+    return;
+  }
+  // Several threads: every contact's rows are sized first, then slices of
+  // the contacts fill their own rows, each as one thread would.
+  rows.size_contact_rows(w.contact_row_start, w.contact_entry_start);
+  if (static_cast<int>(w.assembly_workers.value.size()) < d.threads - 1) {
+    w.assembly_workers.value.resize(d.threads - 1);
+  }
+  const int tasks = (count + kContactsPerTask - 1) / kContactsPerTask;
+  w.pool.run(d.threads, tasks, [&](int task, int worker) {
+    AssemblyScratch& scratch = worker == 0 ? w.assembly : w.assembly_workers.value[worker - 1];
+    const int begin = task * kContactsPerTask, end = std::min(count, begin + kContactsPerTask);
+    Assembler(m, d, scratch, false)
+        .contacts_from(begin, end, w.contact_row_start[begin], w.contact_entry_start[begin]);
+  });
+}
 
 void constraint_reference(const Model&, Data& d) {
   ConstraintRows& efc = d.efc;

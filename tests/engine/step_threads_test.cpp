@@ -32,7 +32,7 @@ bool same_bits(const V& a, const V& b) {
 // every step, rows included; notes the most islands and narrow-phase
 // candidates seen.
 struct Seen {
-  int islands = 0, candidates = 0;
+  int islands = 0, candidates = 0, contacts = 0;
 };
 
 void expect_same_steps(const Model& model, const std::vector<int>& thread_counts, int steps,
@@ -72,20 +72,44 @@ void expect_same_steps(const Model& model, const std::vector<int>& thread_counts
     Workspace& w = workspace(datas.back());
     seen.islands = std::max(seen.islands, static_cast<int>(w.islands.dof_start.size()) - 1);
     seen.candidates = std::max(seen.candidates, static_cast<int>(w.collision.candidates.size()));
+    seen.contacts = std::max(seen.contacts, static_cast<int>(datas.back().contacts.size()));
   }
   for (size_t k = 1; k < datas.size(); ++k) {
     EXPECT_EQ(workspace(datas[k]).pool.workers(), datas[k].threads - 1);
   }
 }
 
-// A pile of 60 boxes from its drop to its first settling: several islands
-// and some hundred candidate pairs (several slices of the narrow phase).
+// A pile of 60 boxes from its drop to its first settling: several islands,
+// some hundred candidate pairs and contacts (several slices of the narrow
+// phase and of the contact rows).
 TEST(StepThreads, PileIsBitIdenticalOnAnyThreadCount) {
   const Model model = load_model_from_string(scenes::box_pile_xml(60));
   Seen seen;
   expect_same_steps(model, {1, 2, 3}, 250, seen);
   EXPECT_GT(seen.islands, 4);
   EXPECT_GT(seen.candidates, 3 * 64);
+  EXPECT_GT(seen.contacts, 2 * 128);
+}
+
+// From 256 bodies the broadphase sweeps its cells on several threads too:
+// the same body pairs, in the same order.
+TEST(StepThreads, BroadphaseOfManyBodiesFindsTheSamePairs) {
+  const Model model = load_model_from_string(scenes::box_pile_xml(300));
+  Data one(model), two(model);
+  two.threads = 2;
+  size_t most_pairs = 0;
+  for (int s = 0; s < 40; ++s) {
+    step(model, one);
+    step(model, two);
+    const CollisionScratch& a = workspace(one).collision;
+    const CollisionScratch& b = workspace(two).collision;
+    ASSERT_EQ(a.body_pairs, b.body_pairs) << "step " << s;
+    most_pairs = std::max(most_pairs, a.body_pairs.size());
+  }
+  EXPECT_GT(most_pairs, 300u);
+  EXPECT_GT(workspace(two).collision.task_pairs.value.size(), 1u);
+  EXPECT_TRUE(same_bits(one.qpos, two.qpos));
+  EXPECT_TRUE(same_bits(one.qvel, two.qvel));
 }
 
 TEST(StepThreads, ConjugateGradientIsBitIdentical) {
