@@ -50,6 +50,14 @@ if ninja -C build/bench -t targets all | grep -q '^samples/bench/cholmod_bench:'
   cmake --build --preset bench -j2 --target cholmod_bench
   { echo; build/bench/samples/bench/cholmod_bench; } >>BENCHMARKS.md
 fi
+# One scene on several threads (Data::threads) against one thread.
+cmake --build --preset bench -j2 --target scene_threads_bench
+{
+  echo
+  echo "## One scene on several threads (samples/bench/scene_threads_bench)"
+  echo
+  build/bench/samples/bench/scene_threads_bench --sizes 100,300,1000,3000
+} >>BENCHMARKS.md
 # What sensors cost, then the Python module (when it is built).
 {
   echo
