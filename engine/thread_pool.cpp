@@ -7,8 +7,11 @@ namespace pliant {
 namespace {
 
 // Spins until done() or about a millisecond has passed; returns done().
+// Without `spin` (more threads than cores, where a spinning thread would
+// take a core from one with work) it only looks once.
 template <class Done>
-bool spin_until(Done done) {
+bool spin_until(bool spin, Done done) {
+  if (!spin) return done();
   const auto start = std::chrono::steady_clock::now();
   for (int round = 0;; ++round) {
     for (int i = 0; i < 64; ++i) {
@@ -39,6 +42,7 @@ void ThreadPool::run_loop(int threads, int count, Call call, void* context) {
     const int worker = workers() + 1;
     const long seen = generation_.load();
     threads_.emplace_back([this, worker, seen] { work(worker, seen); });
+    spin_.store(workers() + 1 <= static_cast<int>(std::thread::hardware_concurrency()));
   }
   // Every worker is between loops here (each acknowledged the last one,
   // taking part or not): they read these fields only after seeing the new
@@ -58,7 +62,7 @@ void ThreadPool::run_loop(int threads, int count, Call call, void* context) {
     wake_.notify_all();
   }
   run_tasks(0);
-  if (!spin_until([this] { return busy_.load(std::memory_order_acquire) == 0; })) {
+  if (!spin_until(spin_.load(), [this] { return busy_.load(std::memory_order_acquire) == 0; })) {
     std::unique_lock<std::mutex> lock(mutex_);
     done_.wait(lock, [this] { return busy_.load(std::memory_order_acquire) == 0; });
   }
@@ -80,7 +84,7 @@ void ThreadPool::run_tasks(int worker) {
 void ThreadPool::work(int worker, long seen) {
   for (;;) {
     const auto started = [&] { return stop_.load() || generation_.load() != seen; };
-    if (!spin_until(started)) {
+    if (!spin_until(spin_.load(), started)) {
       std::unique_lock<std::mutex> lock(mutex_);
       sleepers_.fetch_add(1);
       wake_.wait(lock, started);

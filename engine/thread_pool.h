@@ -57,12 +57,15 @@ class ThreadPool {
   std::vector<std::thread> threads_;  // worker k + 1
   // Waiting: a thread spins for a while (a step's next parallel stage is
   // usually that near) and then sleeps on a condition; waking a sleeping
-  // thread takes tens of microseconds on some machines.
+  // thread takes tens of microseconds on some machines. With more threads
+  // than cores a spinning thread would hold a core another needs: there,
+  // threads sleep at once.
   std::mutex mutex_;
   std::condition_variable wake_, done_;
   std::atomic<long> generation_{0};  // loops started: a worker runs each one once
   std::atomic<bool> stop_{false};
   std::atomic<int> sleepers_{0};  // workers asleep on wake_ (or about to be)
+  std::atomic<bool> spin_{true};  // no more threads than cores: wait by spinning first
   int taking_part_ = 0;           // workers 1..taking_part_ run this loop
   std::atomic<int> busy_{0};      // workers yet to finish (or pass) this loop
   std::atomic<int> next_{0};
