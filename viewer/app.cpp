@@ -325,6 +325,7 @@ void App::step_once() {
   // flags); it adds the energy computation and changes nothing else.
   if (state_.show_plots) model.options.flags.energy = true;
   apply_perturbation(state_.perturbation, model, data);
+  data.threads = state_.threads;
   step(model, data);
   state_.history.record(model, data);
   follow_selected_contact();

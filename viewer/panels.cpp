@@ -208,6 +208,10 @@ void options_section(ViewerState& state) {
   o.impratio = std::max(o.impratio, 1e-4);
   ImGui::InputScalarN("gravity", ImGuiDataType_Double, o.gravity.data(), 3, nullptr, nullptr,
                       "%.3g");
+  // Not an option of the model: threads the viewer's steps share (large
+  // scenes step faster; the motion is the same).
+  int threads = state.threads;
+  if (ImGui::InputInt("threads", &threads)) state.threads = std::clamp(threads, 1, 64);
   ImGui::PopItemWidth();
   if (ImGui::TreeNode("Flags (on = enabled)")) {
     OptionFlags& f = o.flags;

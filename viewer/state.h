@@ -45,6 +45,7 @@ struct ViewerState {
   double speed = 1;             // simulated seconds per real second asked for
   double real_time_factor = 0;  // measured
   int keyframe = 0;
+  int threads = 1;          // Data::threads of the viewer's steps (Physics options)
   bool show_panels = true;  // Tab hides both side columns
   // Each side column open, or collapsed to a toolbar strip (remembered
   // between sessions by interactive viewers, panel_layout.h).
