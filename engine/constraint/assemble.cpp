@@ -119,18 +119,7 @@ class Assembler {
       rows[c + 1] = rows[c] + n;
       entries[c + 1] = entries[c] + n * nnz;
     }
-    const int total = rows[count];
-    for (auto* v :
-         {&efc_.pos, &efc_.margin, &efc_.frictionloss, &efc_.diag_approx, &efc_.R, &efc_.D}) {
-      v->resize(total);
-    }
-    efc_.type.resize(total);
-    efc_.id.resize(total);
-    efc_.impedance.resize(total);
-    efc_.row_adr.resize(total);
-    efc_.row_nnz.resize(total);
-    efc_.col.resize(entries[count]);
-    efc_.J.resize(entries[count]);
+    resize_rows(rows[count], entries[count]);
   }
 
  private:
@@ -189,6 +178,23 @@ class Assembler {
 
   // ---- rows ----
 
+  // Every per-row array to `rows` rows (vel, aref and force are sized
+  // later, by constraint_reference and the solver), col and J to
+  // `entries`.
+  void resize_rows(int rows, int entries) {
+    for (auto* v :
+         {&efc_.pos, &efc_.margin, &efc_.frictionloss, &efc_.diag_approx, &efc_.R, &efc_.D}) {
+      v->resize(rows);
+    }
+    efc_.type.resize(rows);
+    efc_.id.resize(rows);
+    efc_.impedance.resize(rows);
+    efc_.row_adr.resize(rows);
+    efc_.row_nnz.resize(rows);
+    efc_.col.resize(entries);
+    efc_.J.resize(entries);
+  }
+
   // The end of the rows built so far: the next row's index.
   int rows_end() const { return cursor_row_ >= 0 ? cursor_row_ : efc_.count(); }
 
@@ -204,17 +210,7 @@ class Assembler {
     } else {
       i = efc_.count();
       adr = static_cast<int>(efc_.J.size());
-      for (auto* v :
-           {&efc_.pos, &efc_.margin, &efc_.frictionloss, &efc_.diag_approx, &efc_.R, &efc_.D}) {
-        v->emplace_back();
-      }
-      efc_.type.emplace_back();
-      efc_.id.emplace_back();
-      efc_.impedance.emplace_back();
-      efc_.row_adr.emplace_back();
-      efc_.row_nnz.emplace_back();
-      efc_.col.resize(adr + nnz);
-      efc_.J.resize(adr + nnz);
+      resize_rows(i + 1, adr + nnz);
     }
     efc_.row_adr[i] = adr;
     efc_.row_nnz[i] = nnz;
@@ -247,20 +243,7 @@ class Assembler {
     return std::any_of(begin, efc_.J.end(), [](double v) { return v != 0; });
   }
 
-  void drop_rows_from(int first) {
-    const int adr = efc_.row_adr[first];
-    for (auto* v :
-         {&efc_.pos, &efc_.margin, &efc_.frictionloss, &efc_.diag_approx, &efc_.R, &efc_.D}) {
-      v->resize(first);
-    }
-    efc_.impedance.resize(first);
-    efc_.type.resize(first);
-    efc_.id.resize(first);
-    efc_.row_adr.resize(first);
-    efc_.row_nnz.resize(first);
-    efc_.col.resize(adr);
-    efc_.J.resize(adr);
-  }
+  void drop_rows_from(int first) { resize_rows(first, efc_.row_adr[first]); }
 
   // Impedance, reference spring and regulariser for rows [first, end) of one
   // constraint: one d from `violation` (already reduced to a magnitude
