@@ -6,6 +6,46 @@
 #include "engine/thread_pool.h"
 
 namespace pliant::collision {
+
+// A rotated box's cube around its bounding sphere is up to 1.7 times wider
+// than its tight box, and in a pile every box then reaches several
+// neighbours it cannot touch.
+Vector3d geom_half_extents(const Model& m, const Data& d, int g) {
+  const double rbound = m.geoms.rbound[g];
+  const Vector3d& size = m.geoms.size[g];
+  const Matrix3d& r = d.geom_xmat[g];
+  Vector3d half = Vector3d::Constant(rbound);
+  switch (m.geoms.type[g]) {
+    case GeomType::kSphere:
+      half.setConstant(size[0]);
+      break;
+    case GeomType::kCapsule:
+      // The segment of half length size[1] along the axis, plus the radius.
+      for (int k = 0; k < 3; ++k) half[k] = size[0] + size[1] * std::abs(r(k, 2));
+      break;
+    case GeomType::kCylinder:
+      // A disc of radius size[0] reaches sqrt(1 - axis_k^2) of it along k.
+      for (int k = 0; k < 3; ++k) {
+        const double a = r(k, 2);
+        half[k] = size[1] * std::abs(a) + size[0] * std::sqrt(std::max(0.0, 1 - a * a));
+      }
+      break;
+    case GeomType::kEllipsoid:
+      // The support of an ellipsoid along e_k: |diag(size) R^T e_k|.
+      for (int k = 0; k < 3; ++k) {
+        half[k] = Vector3d(size[0] * r(k, 0), size[1] * r(k, 1), size[2] * r(k, 2)).norm();
+      }
+      break;
+    case GeomType::kBox:
+      half = r.cwiseAbs() * size;
+      break;
+    default:
+      break;
+  }
+  // Never wider than the bounding sphere's cube (rounding aside).
+  return half.cwiseMin(Vector3d::Constant(rbound));
+}
+
 namespace {
 
 double geom_margin(const Model& m, int g) {
@@ -176,11 +216,11 @@ void broadphase(const Model& m, const Data& d, CollisionScratch& s, ThreadPool& 
     const int adr = s.body_geom_adr[b];
     for (int i = adr; i < adr + s.body_geom_count[b]; ++i) {
       const int g = s.body_geoms[i];
-      const double r = m.geoms.rbound[g] + geom_margin(m, g);
+      const Vector3d r = geom_half_extents(m, d, g).array() + geom_margin(m, g);
       const Vector3d& c = d.geom_xpos[g];
       for (int k = 0; k < 3; ++k) {
-        lo[k] = std::min(lo[k], c[k] - r);
-        hi[k] = std::max(hi[k], c[k] + r);
+        lo[k] = std::min(lo[k], c[k] - r[k]);
+        hi[k] = std::max(hi[k], c[k] + r[k]);
       }
     }
     for (int k = 0; k < 3; ++k) {

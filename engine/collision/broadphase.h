@@ -27,12 +27,19 @@ void prepare_collision_tables(const Model& model, CollisionScratch& s);
 // bounding boxes overlap, found by sweep and prune along the world axis on
 // which the box centres spread most, within the cells of a grid across the
 // other two axes (each cell at least as wide as the widest box). Boxes
-// hold each collidable geom's bounding sphere grown by its margin. Pairs on
+// hold each collidable geom's world box (geom_half_extents) grown by its
+// margin. Pairs on
 // one weld body, and a weld body with its weld parent (unless one is the
 // world, or the filterparent flag is off), are dropped. Exclusions are left
 // to the caller. O(n log n + overlaps within a cell). With threads > 1
 // (and enough bodies) the cells are swept on that many threads of `pool`;
 // the pairs are the same.
+// Half extents along the world axes of a box centred on geom g's position
+// that holds the geom: the tight box of a sphere, capsule, cylinder,
+// ellipsoid or box at its current orientation (never wider than the cube
+// around its bounding sphere), else that cube.
+Eigen::Vector3d geom_half_extents(const Model& model, const Data& data, int g);
+
 void broadphase(const Model& model, const Data& data, CollisionScratch& s, ThreadPool& pool,
                 int threads);
 

@@ -79,11 +79,11 @@ void expect_same_steps(const Model& model, const std::vector<int>& thread_counts
   }
 }
 
-// A pile of 60 boxes from its drop to its first settling: several islands,
+// A pile of 90 boxes from its drop to its first settling: several islands,
 // some hundred candidate pairs and contacts (several slices of the narrow
 // phase and of the contact rows).
 TEST(StepThreads, PileIsBitIdenticalOnAnyThreadCount) {
-  const Model model = load_model_from_string(scenes::box_pile_xml(60));
+  const Model model = load_model_from_string(scenes::box_pile_xml(90));
   Seen seen;
   expect_same_steps(model, {1, 2, 3}, 250, seen);
   EXPECT_GT(seen.islands, 4);

@@ -245,8 +245,9 @@ TEST(Collision, BroadphaseFindsEveryOverlappingPair) {
     for (int i = 0; i < 300; ++i) {
       const double r = i == 0 ? 1.5 : i % 50 == 1 ? 0.001 : size(random);
       xml << "<body pos='" << spread[0] * position(random) << " " << spread[1] * position(random)
-          << " " << spread[2] * position(random) << "'><freejoint/><geom size='" << r
-          << "'/></body>";
+          << " " << spread[2] * position(random) << "' euler='" << 90 * position(random) << " "
+          << 90 * position(random) << " 0'><freejoint/>"
+          << (i % 3 ? "<geom size='" : "<geom type='box' size='0.1 0.4 ") << r << "'/></body>";
     }
     xml << "</worldbody></mujoco>";
     const Model model = load_model_from_string(xml.str());
@@ -256,13 +257,15 @@ TEST(Collision, BroadphaseFindsEveryOverlappingPair) {
     std::vector<uint64_t> expected;
     for (int g1 = 0; g1 < model.geoms.count(); ++g1) {
       for (int g2 = g1 + 1; g2 < model.geoms.count(); ++g2) {
-        const double r1 = model.geoms.rbound[g1] + model.geoms.margin[g1];
-        const double r2 = model.geoms.rbound[g2] + model.geoms.margin[g2];
+        const Vector3d r1 =
+            collision::geom_half_extents(model, data, g1).array() + model.geoms.margin[g1];
+        const Vector3d r2 =
+            collision::geom_half_extents(model, data, g2).array() + model.geoms.margin[g2];
         const Vector3d& c1 = data.geom_xpos[g1];
         const Vector3d& c2 = data.geom_xpos[g2];
         bool overlap = true;
         for (int k = 0; k < 3; ++k) {
-          overlap = overlap && !(c2[k] - r2 > c1[k] + r1) && !(c1[k] - r1 > c2[k] + r2);
+          overlap = overlap && !(c2[k] - r2[k] > c1[k] + r1[k]) && !(c1[k] - r1[k] > c2[k] + r2[k]);
         }
         if (overlap) {
           expected.push_back(
@@ -273,6 +276,66 @@ TEST(Collision, BroadphaseFindsEveryOverlappingPair) {
     std::sort(expected.begin(), expected.end());
     EXPECT_GT(expected.size(), 50u) << "spread " << spread.transpose();
     EXPECT_EQ(workspace(data).collision.body_pairs, expected) << "spread " << spread.transpose();
+  }
+}
+
+// The broadphase box of each primitive holds every point of its surface and
+// is tight: some surface point reaches each face within 1% (points sampled
+// on the surface; a box's corners exactly).
+TEST(Collision, GeomBoxesHoldTheirGeomsTightly) {
+  std::mt19937 random(11);
+  std::normal_distribution<double> normal;
+  const auto unit = [&] {
+    Vector3d u(normal(random), normal(random), normal(random));
+    return Vector3d(u.normalized());
+  };
+  const std::string geoms[] = {
+      "<geom type='sphere' size='0.3'/>",         "<geom type='capsule' size='0.1 0.4'/>",
+      "<geom type='cylinder' size='0.25 0.05'/>", "<geom type='ellipsoid' size='0.5 0.1 0.2'/>",
+      "<geom type='box' size='0.5 0.05 0.2'/>",
+  };
+  for (const std::string& geom : geoms) {
+    const Model model = load_model_from_string("<mujoco><worldbody><body><freejoint/>" + geom +
+                                               "</body></worldbody></mujoco>");
+    Data data(model);
+    const Vector3d size = model.geoms.size[0];
+    for (int pose = 0; pose < 20; ++pose) {
+      const Quaterniond q(Eigen::AngleAxisd(3.0 * pose, unit()));
+      data.qpos.segment<4>(3) << q.w(), q.x(), q.y(), q.z();
+      kinematics(model, data);
+      const Vector3d half = collision::geom_half_extents(model, data, 0);
+      const Matrix3d& r = data.geom_xmat[0];
+      Vector3d reach(0, 0, 0);
+      for (int i = 0; i < 20000; ++i) {
+        Vector3d local;
+        switch (model.geoms.type[0]) {
+          case GeomType::kSphere:
+            local = size[0] * unit();
+            break;
+          case GeomType::kCapsule:
+            local = size[0] * unit() + Vector3d(0, 0, i % 2 ? size[1] : -size[1]);
+            break;
+          case GeomType::kCylinder: {
+            const Vector3d u = unit();
+            local = Vector3d(u[0], u[1], 0).normalized() * size[0];
+            local[2] = i % 2 ? size[1] : -size[1];
+            break;
+          }
+          case GeomType::kEllipsoid:
+            local = size.cwiseProduct(unit());
+            break;
+          default:
+            local = Vector3d(i & 1 ? size[0] : -size[0], i & 2 ? size[1] : -size[1],
+                             i & 4 ? size[2] : -size[2]);
+            break;
+        }
+        reach = reach.cwiseMax((r * local).cwiseAbs());
+      }
+      for (int k = 0; k < 3; ++k) {
+        EXPECT_LE(reach[k], half[k] * (1 + 1e-12)) << geom << " pose " << pose << " axis " << k;
+        EXPECT_GE(reach[k], half[k] * 0.99) << geom << " pose " << pose << " axis " << k;
+      }
+    }
   }
 }
 
