@@ -34,6 +34,31 @@ void locate_entries(BlockCholesky& h, const int* slots, int n, double** entries)
   h.locate(slots, n, entries);
 }
 
+// sum += d jac jac^T over n columns, as a packed lower triangle (row a's
+// entries b <= a, rows one after another). Zeros are skipped: a dense row
+// is mostly zeros, and a contact's row has some too (the normal of a
+// resting box has no sideways part).
+void add_outer_product(int n, double d, const double* jac, double* sum) {
+  for (int a = 0; a < n; ++a) {
+    const double da = d * jac[a];
+    if (da != 0) {
+      for (int b = 0; b <= a; ++b) sum[b] += da * jac[b];
+    }
+    sum += a + 1;
+  }
+}
+
+// The same for N columns known at compile time, zeros included: the loops
+// unroll, and adding d jac_a jac_b = 0 leaves a sum unchanged.
+template <int N>
+void add_outer_product(double d, const double* jac, double* sum) {
+  for (int a = 0; a < N; ++a) {
+    const double da = d * jac[a];
+    for (int b = 0; b <= a; ++b) sum[b] += da * jac[b];
+    sum += a + 1;
+  }
+}
+
 // H(a, b) += D J_a J_b over the quadratic rows, in row order. Consecutive
 // rows over the same columns (a contact's pyramid edges, a weld's six rows,
 // every row of the dense layout) form a run: their products are summed in a
@@ -63,15 +88,14 @@ void add_rows(const ConstraintProblem& p, const RowState* state, const int* posi
     }
     const double d = p.D[i];
     const double* jac = p.J + adr;
-    double* sum = block.data();
-    // Zeros are skipped: a dense row is mostly zeros, and a contact's row
-    // has some too (the normal of a resting box has no sideways part).
-    for (int a = 0; a < n; ++a) {
-      const double da = d * jac[a];
-      if (da != 0) {
-        for (int b = 0; b <= a; ++b) sum[b] += da * jac[b];
-      }
-      sum += a + 1;
+    // The columns of one free body and of two, a contact's usual rows, with
+    // the length known to the compiler.
+    if (n == 6) {
+      add_outer_product<6>(d, jac, block.data());
+    } else if (n == 12) {
+      add_outer_product<12>(d, jac, block.data());
+    } else {
+      add_outer_product(n, d, jac, block.data());
     }
   }
   flush();

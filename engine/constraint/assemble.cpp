@@ -86,9 +86,6 @@ class Assembler {
     if (f.limit) limits();
   }
 
-  // The rows of contacts [begin, end), appended.
-  void contacts(int begin, int end) { contact_rows(begin, end); }
-
   // The rows of contacts [begin, end) into the rows from `row` on, whose
   // Jacobian entries start at `entry` (sized by size_contact_rows).
   void contacts_from(int begin, int end, int row, int entry) {
@@ -653,13 +650,15 @@ void assemble_constraints(const Model& m, Data& d) {
   const OptionFlags& f = m.options.flags;
   if (!f.constraint || !f.contact) return;
   const int count = static_cast<int>(d.contacts.size());
+  if (count == 0) return;
+  // Every contact's rows are sized first (one resize of each row array,
+  // not one per row), then slices of the contacts fill their own rows,
+  // each as one thread would.
+  rows.size_contact_rows(w.contact_row_start, w.contact_entry_start);
   if (d.threads <= 1 || count <= kContactsPerTask) {
-    rows.contacts(0, count);
+    rows.contacts_from(0, count, w.contact_row_start[0], w.contact_entry_start[0]);
     return;
   }
-  // Several threads: every contact's rows are sized first, then slices of
-  // the contacts fill their own rows, each as one thread would.
-  rows.size_contact_rows(w.contact_row_start, w.contact_entry_start);
   if (static_cast<int>(w.assembly_workers.value.size()) < d.threads - 1) {
     w.assembly_workers.value.resize(d.threads - 1);
   }
