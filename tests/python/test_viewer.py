@@ -10,7 +10,10 @@ import pytest
 import pliant
 
 
-def wait_for(condition, seconds=10.0):
+# A window's first frame (a GL context on the software rasteriser, shaders,
+# the font atlas) took over 10 s once while the full test suite ran on both
+# cores: the waits allow a minute, and return as soon as the condition holds.
+def wait_for(condition, seconds=60.0):
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         if condition():
