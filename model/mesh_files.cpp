@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <utility>
@@ -167,10 +169,102 @@ RawMesh read_stl(const std::string& path, bool flip, const std::string& xml_file
   return mesh;
 }
 
-// OBJ through tinyobjloader (single precision, polygons triangulated by the
-// loader as in MuJoCo). As MuJoCo 3.x: every vertex of the file is kept, in
-// file order, whether a face uses it or not, and only the first object's
-// faces are used. Faces keep the file's winding, consistent or not.
+// Whether (x, y) lies inside the triangle (xs, ys), by the crossing count of
+// a ray towards +x (a point on an edge may count either way).
+bool inside_triangle(const float* xs, const float* ys, float x, float y) {
+  bool inside = false;
+  for (int i = 0, j = 2; i < 3; j = i++) {
+    if (((ys[i] > y) != (ys[j] > y)) &&
+        (x < (xs[j] - xs[i]) * (y - ys[i]) / (ys[j] - ys[i]) + xs[i])) {
+      inside = !inside;
+    }
+  }
+  return inside;
+}
+
+// A polygon of the OBJ file cut into triangles as MuJoCo 3.3.8 cuts it (its
+// OBJ loader's ear clipping, in single precision; measured against 3.3.8 on
+// convex and concave polygons, quads included, in and off the coordinate
+// planes). The polygon is projected on the coordinate plane facing its
+// first corner that is not straight. From `guess` = 0, the corner (guess,
+// guess + 1, guess + 2) of the remaining polygon is cut off when it turns
+// the way the whole polygon does (by its signed area) and holds no other
+// remaining vertex; otherwise the next corner is tried. The last three
+// vertices are the last triangle. A polygon that cannot be cut (every
+// corner tried once without a cut) loses its rest, as in 3.3.8.
+void clip_ears(const std::vector<int>& polygon, const std::vector<FloatVertex>& vertices,
+               std::vector<Face>& out) {
+  const int n = static_cast<int>(polygon.size());
+  const auto coordinate = [&](int k, int axis) { return vertices[polygon[k]][axis]; };
+  int axes[2] = {1, 2};
+  for (int k = 0; k < n; ++k) {
+    float e0[3], e1[3];
+    for (int a = 0; a < 3; ++a) {
+      e0[a] = coordinate((k + 1) % n, a) - coordinate(k, a);
+      e1[a] = coordinate((k + 2) % n, a) - coordinate((k + 1) % n, a);
+    }
+    const float cx = std::fabs(e0[1] * e1[2] - e0[2] * e1[1]);
+    const float cy = std::fabs(e0[2] * e1[0] - e0[0] * e1[2]);
+    const float cz = std::fabs(e0[0] * e1[1] - e0[1] * e1[0]);
+    const float epsilon = std::numeric_limits<float>::epsilon();
+    if (cx > epsilon || cy > epsilon || cz > epsilon) {
+      if (!(cx > cy && cx > cz)) {
+        axes[0] = 0;
+        if (cz > cx && cz > cy) axes[1] = 1;
+      }
+      break;
+    }
+  }
+  float area = 0;
+  for (int k = 0; k < n; ++k) {
+    const int next = (k + 1) % n;
+    area += (coordinate(k, axes[0]) * coordinate(next, axes[1]) -
+             coordinate(k, axes[1]) * coordinate(next, axes[0])) *
+            0.5f;
+  }
+  std::vector<int> remaining = polygon;
+  int guess = 0;
+  int tries = n, previous = n;
+  while (remaining.size() > 3 && tries > 0) {
+    const int m = static_cast<int>(remaining.size());
+    if (guess >= m) guess -= m;
+    if (previous != m) {
+      previous = m;
+      tries = m;
+    } else {
+      --tries;
+    }
+    int corner[3];
+    float xs[3], ys[3];
+    for (int k = 0; k < 3; ++k) {
+      corner[k] = remaining[(guess + k) % m];
+      xs[k] = vertices[corner[k]][axes[0]];
+      ys[k] = vertices[corner[k]][axes[1]];
+    }
+    const float cross = (xs[1] - xs[0]) * (ys[2] - ys[1]) - (ys[1] - ys[0]) * (xs[2] - xs[1]);
+    if (cross * area < 0) {
+      ++guess;
+      continue;
+    }
+    bool holds_another = false;
+    for (int k = 3; k < m && !holds_another; ++k) {
+      const FloatVertex& other = vertices[remaining[(guess + k) % m]];
+      holds_another = inside_triangle(xs, ys, other[axes[0]], other[axes[1]]);
+    }
+    if (holds_another) {
+      ++guess;
+      continue;
+    }
+    out.push_back({corner[0], corner[1], corner[2]});
+    remaining.erase(remaining.begin() + (guess + 1) % m);
+  }
+  if (remaining.size() == 3) out.push_back({remaining[0], remaining[1], remaining[2]});
+}
+
+// OBJ through tinyobjloader (single precision; polygons cut by clip_ears).
+// As MuJoCo 3.x: every vertex of the file is kept, in file order, whether a
+// face uses it or not, and only the first object's faces are used. Faces
+// keep the file's winding, consistent or not.
 RawMesh read_obj(const std::string& path, bool flip, const std::string& xml_file, int xml_line) {
   {
     std::ifstream probe(path, std::ios::binary);
@@ -179,6 +273,7 @@ RawMesh read_obj(const std::string& path, bool flip, const std::string& xml_file
   tinyobj::ObjReader reader;
   tinyobj::ObjReaderConfig config;
   config.mtl_search_path = "";
+  config.triangulate = false;  // clip_ears below
   if (!reader.ParseFromFile(path, config) || !reader.Valid()) {
     fail(xml_file, xml_line, "cannot parse OBJ file '" + path + "': " + reader.Error());
   }
@@ -194,28 +289,31 @@ RawMesh read_obj(const std::string& path, bool flip, const std::string& xml_file
   if (!reader.GetShapes().empty()) {
     const tinyobj::mesh_t& shape = reader.GetShapes()[0].mesh;
     size_t corner = 0;
+    std::vector<int> polygon;
     for (size_t f = 0; f < shape.num_face_vertices.size(); ++f) {
       const int n = shape.num_face_vertices[f];
-      if (n < 3 || n > 4) {
-        fail(xml_file, xml_line,
-             "OBJ file '" + path + "' has a face with " + std::to_string(n) +
-                 " vertices; only triangles and quads are accepted");
-      }
-      std::array<int, 4> idx{};
+      polygon.resize(n);
       for (int k = 0; k < n; ++k) {
-        idx[k] = shape.indices[corner + k].vertex_index;
-        if (idx[k] < 0 || idx[k] >= nv) {
+        const int index = shape.indices[corner + k].vertex_index;
+        if (index < 0 || index >= nv) {
           fail(xml_file, xml_line,
                "OBJ file '" + path + "' face " + std::to_string(f) + " refers to vertex " +
-                   std::to_string(idx[k] + 1) + "; the file has " + std::to_string(nv) +
+                   std::to_string(index + 1) + "; the file has " + std::to_string(nv) +
                    " vertices (valid: 1 to " + std::to_string(nv) + ")");
         }
-      }
-      mesh.faces.push_back(flip ? Face{idx[0], idx[2], idx[1]} : Face{idx[0], idx[1], idx[2]});
-      if (n == 4) {
-        mesh.faces.push_back(flip ? Face{idx[0], idx[3], idx[2]} : Face{idx[0], idx[2], idx[3]});
+        polygon[k] = index;
       }
       corner += n;
+      const size_t first = mesh.faces.size();
+      if (n == 3) {
+        mesh.faces.push_back({polygon[0], polygon[1], polygon[2]});
+      } else if (n > 3) {
+        clip_ears(polygon, mesh.vertices, mesh.faces);
+      }
+      if (flip) {
+        for (size_t t = first; t < mesh.faces.size(); ++t)
+          std::swap(mesh.faces[t][1], mesh.faces[t][2]);
+      }
     }
   }
   if (mesh.vertices.empty()) {

@@ -334,6 +334,36 @@ TEST_F(MeshFileTest, ObjWithQuads) {
   for (int k = 0; k < 3; ++k) EXPECT_NEAR(unit_moments(pm)[k], 1.0 / 6.0, 1e-12);
 }
 
+// Faces of more than four vertices, concave ones included, are cut into
+// triangles by ear clipping: an L-shaped prism with each cap one hexagon
+// keeps its volume (4, an L of area 4 and height 1), and the caps
+// are cut where MuJoCo 3.3.8 cuts them (tests/data/mujoco3/obj_polygons.xml
+// compares more polygons with 3.3.8 itself).
+TEST_F(MeshFileTest, ObjConcavePolygonsAreCutIntoEars) {
+  std::ofstream out(path("l_prism.obj"));
+  const double outline[6][2] = {{0, 0}, {3, 0}, {3, 1}, {1, 1}, {1, 2}, {0, 2}};
+  for (double z : {0.0, 1.0}) {
+    for (const auto& p : outline) out << "v " << p[0] << " " << p[1] << " " << z << "\n";
+  }
+  out << "f 6 5 4 3 2 1\nf 7 8 9 10 11 12\n";
+  for (int i = 0; i < 6; ++i) {
+    const int j = (i + 1) % 6;
+    out << "f " << i + 1 << " " << j + 1 << " " << j + 7 << " " << i + 7 << "\n";
+  }
+  out.close();
+  const TriangleMesh raw = read_mesh_file(path("l_prism.obj"), false, "scene.xml", 7);
+  ASSERT_EQ(raw.faces.size(), 20u);
+  // The bottom: the ear at the inner corner's far side first, never the
+  // triangle (5, 3, 2) that crosses the notch.
+  const std::vector<std::array<int, 3>> bottom = {{5, 4, 3}, {3, 2, 1}, {3, 1, 0}, {5, 3, 0}};
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(raw.faces[t], bottom[t]) << "triangle " << t;
+  // Quads are cut along their first diagonal, as MuJoCo 3.3.8 cuts them.
+  EXPECT_EQ(raw.faces[8], (std::array<int, 3>{0, 1, 7}));
+  EXPECT_EQ(raw.faces[9], (std::array<int, 3>{0, 7, 6}));
+  const ProcessedMesh pm = process_mesh(raw, exact_options(), "scene.xml", 7);
+  EXPECT_NEAR(pm.volume, 4.0, 1e-12);
+}
+
 TEST_F(MeshFileTest, MissingFile) {
   const std::string missing = path("nope.stl");
   expect_load_error([&] { read_mesh_file(missing, false, "scene.xml", 7); },
