@@ -165,6 +165,23 @@ void prepare_collision_tables(const Model& m, CollisionScratch& s) {
     s.weld_parent[b] = m.bodies.weld[m.bodies.parent[weld]];
     if (s.body_geom_count[b] > 0 && !s.body_global[b]) s.sap_bodies.push_back(b);
   }
+  // Each mesh's hull box, for the narrow phase's box test.
+  const Meshes& meshes = m.meshes;
+  const int nmesh = static_cast<int>(meshes.hull_vert_adr.size());
+  s.mesh_box.assign(6 * static_cast<size_t>(nmesh), 0.0);
+  for (int mesh = 0; mesh < nmesh; ++mesh) {
+    const int adr = meshes.hull_vert_adr[mesh], count = meshes.hull_vert_count[mesh];
+    if (count <= 0) continue;
+    Vector3d lo = meshes.hull_vertices[adr], hi = lo;
+    for (int i = adr + 1; i < adr + count; ++i) {
+      lo = lo.cwiseMin(meshes.hull_vertices[i]);
+      hi = hi.cwiseMax(meshes.hull_vertices[i]);
+    }
+    for (int k = 0; k < 3; ++k) {
+      s.mesh_box[6 * mesh + k] = 0.5 * (lo[k] + hi[k]);
+      s.mesh_box[6 * mesh + 3 + k] = 0.5 * (hi[k] - lo[k]);
+    }
+  }
   // Explicit pairs in signature order (stable: declaration order within a body pair).
   const int npair = m.pairs.count();
   s.pair_order.resize(npair);

@@ -177,10 +177,75 @@ ContactParams pair_params(const Model& m, int ipair) {
           p.margin[ipair], p.gap[ipair],      p.solreffriction[ipair]};
 }
 
+// The box around geom g in its own frame (centre and half extents), or
+// false for a plane or height field (unbounded, or left to its own test).
+bool local_box(const Model& m, const CollisionScratch& s, int g, Vector3d& centre, Vector3d& half) {
+  const Vector3d& size = m.geoms.size[g];
+  centre.setZero();
+  switch (m.geoms.type[g]) {
+    case GeomType::kSphere:
+      half.setConstant(size[0]);
+      return true;
+    case GeomType::kCapsule:
+      half = Vector3d(size[0], size[0], size[0] + size[1]);
+      return true;
+    case GeomType::kCylinder:
+      half = Vector3d(size[0], size[0], size[1]);
+      return true;
+    case GeomType::kEllipsoid:
+    case GeomType::kBox:
+      half = size;
+      return true;
+    case GeomType::kMesh: {
+      const int mesh = m.geoms.data_id[g];
+      if (mesh < 0 || 6 * static_cast<size_t>(mesh) >= s.mesh_box.size()) return false;
+      const double* box = s.mesh_box.data() + 6 * mesh;
+      centre = Vector3d(box[0], box[1], box[2]);
+      half = Vector3d(box[3], box[4], box[5]);
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+// Whether the boxes of geoms g1 and g2 (local_box, placed by the geoms'
+// frames) are farther apart than `margin` along one of their six face
+// axes, or g2's box lies above the plane g1 by more than `margin`: the
+// geoms then make no contact. A mesh's pair functions find that
+// out by GJK, which costs tens of support searches; this costs a few dot
+// products.
+bool boxes_apart(const Model& m, const Data& d, const CollisionScratch& s, int g1, int g2,
+                 double margin) {
+  Vector3d c1, h1, c2, h2;
+  if (m.geoms.type[g1] == GeomType::kPlane) {
+    // The plane's half space (unbounded across) against g2's box.
+    if (!local_box(m, s, g2, c2, h2)) return false;
+    const Vector3d normal = d.geom_xmat[g1].col(2);
+    const Matrix3d& r2 = d.geom_xmat[g2];
+    const double height = normal.dot(d.geom_xpos[g2] + r2 * c2 - d.geom_xpos[g1]);
+    const double reach = (r2.transpose() * normal).cwiseAbs().dot(h2);
+    return height - reach > margin + 1e-12 * h2.sum();
+  }
+  if (!local_box(m, s, g1, c1, h1) || !local_box(m, s, g2, c2, h2)) return false;
+  const Matrix3d& r1 = d.geom_xmat[g1];
+  const Matrix3d& r2 = d.geom_xmat[g2];
+  const Vector3d between = d.geom_xpos[g2] + r2 * c2 - d.geom_xpos[g1] - r1 * c1;
+  const Matrix3d turn = (r1.transpose() * r2).cwiseAbs();
+  const Vector3d in1 = r1.transpose() * between, in2 = r2.transpose() * between;
+  const Vector3d reach1 = h1 + turn * h2, reach2 = h2 + turn.transpose() * h1;
+  // A hair of slack keeps a pair whose boxes touch within rounding.
+  const double slack = margin + 1e-12 * (h1.sum() + h2.sum());
+  for (int k = 0; k < 3; ++k) {
+    if (std::abs(in1[k]) > reach1[k] + slack || std::abs(in2[k]) > reach2[k] + slack) return true;
+  }
+  return false;
+}
+
 // Narrowphase of one geom pair with its parameters (ipair >= 0: explicit
 // pair): its contacts are appended to `out`.
-void collide_geoms(const Model& m, const Data& d, int g1, int g2, int ipair,
-                   std::vector<Contact>& out) {
+void collide_geoms(const Model& m, const Data& d, const CollisionScratch& s, int g1, int g2,
+                   int ipair, std::vector<Contact>& out) {
   if (m.geoms.type[g1] > m.geoms.type[g2]) std::swap(g1, g2);
   const PairFunction fn = pair_function(m.geoms.type[g1], m.geoms.type[g2]);
   if (fn == nullptr) return;
@@ -194,6 +259,9 @@ void collide_geoms(const Model& m, const Data& d, int g1, int g2, int ipair,
   if (rb1 > 0 && rb2 > 0 && (d.geom_xpos[g1] - d.geom_xpos[g2]).norm() > margin + rb1 + rb2) {
     return;
   }
+  // Boxes, for pairs with a mesh (the costly ones).
+  const bool has_mesh = m.geoms.type[g1] == GeomType::kMesh || m.geoms.type[g2] == GeomType::kMesh;
+  if (has_mesh && boxes_apart(m, d, s, g1, g2, margin)) return;
   // One buffer per thread: a local array would be value-initialised (4 kB)
   // for every pair the broadphase passes. Pair functions that propose no
   // tangent leave it untouched, so used entries get a zero tangent back below.
@@ -319,7 +387,7 @@ void collide(const Model& m, Data& d) {
   prepare_collision_tables(m, s);
   if (d.threads <= 1) {
     for_each_candidate(m, d, w, [&](int g1, int g2, int ipair) {
-      collide_geoms(m, d, g1, g2, ipair, d.contacts);
+      collide_geoms(m, d, s, g1, g2, ipair, d.contacts);
     });
     return;
   }
@@ -339,7 +407,7 @@ void collide(const Model& m, Data& d) {
     const int end = std::min(count, (task + 1) * kPairsPerTask);
     for (int i = task * kPairsPerTask; i < end; ++i) {
       const CandidatePair& c = s.candidates[i];
-      collide_geoms(m, d, c.geom1, c.geom2, c.pair, out);
+      collide_geoms(m, d, s, c.geom1, c.geom2, c.pair, out);
     }
   });
   for (int task = 0; task < tasks; ++task) {

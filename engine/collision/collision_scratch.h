@@ -30,6 +30,9 @@ struct CollisionScratch {
   std::vector<uint64_t> pair_signature;     // of pair_order[i]
   std::vector<uint64_t> exclude_signature;  // sorted
   std::vector<int> sap_bodies;              // bodies taking part in sweep and prune
+  // Per mesh: the centre (3) and half extents (3) of its convex hull's box,
+  // in the mesh's (its geoms') frame.
+  std::vector<double> mesh_box;
   // Per step.
   std::vector<double> box_lo, box_hi;  // 3 per body, world axes
   std::vector<int> order;

@@ -339,6 +339,64 @@ TEST(Collision, GeomBoxesHoldTheirGeomsTightly) {
   }
 }
 
+// Pairs with a mesh are dropped early when the geoms' boxes are apart by
+// more than the margin. That may only drop pairs without contacts: over
+// random poses of a lopsided mesh (its hull's box off its frame's origin)
+// near every other geom type, collide() makes contacts for a pair exactly
+// when the unfiltered narrow phase (geom_distance) finds the pair within
+// the margin.
+TEST(Collision, MeshBoxTestDropsOnlyPairsWithoutContacts) {
+  const Model model = load_model_from_string(R"(
+    <mujoco>
+      <asset>
+        <mesh name="wedge" vertex="0 0 0  0.3 0 0  0 0.12 0  0 0 0.05  0.02 0.01 0.2"/>
+      </asset>
+      <worldbody>
+        <geom name="floor" type="plane" size="0 0 1" pos="0 0 -0.25" euler="8 -5 0"/>
+        <geom type="sphere" size="0.1" pos="0.5 0 0"/>
+        <geom type="capsule" size="0.05 0.15" pos="0 0.5 0" euler="40 10 0"/>
+        <geom type="box" size="0.1 0.05 0.08" pos="-0.5 0 0" euler="0 30 60"/>
+        <geom type="cylinder" size="0.08 0.1" pos="0 -0.5 0" euler="70 0 20"/>
+        <geom type="ellipsoid" size="0.12 0.06 0.09" pos="0.4 0.4 0"/>
+        <geom type="mesh" mesh="wedge" pos="-0.4 -0.4 0" euler="20 50 10"/>
+        <body name="probe">
+          <freejoint/>
+          <geom type="mesh" mesh="wedge" margin="0.01"/>
+        </body>
+      </worldbody>
+    </mujoco>)");
+  Data data(model);
+  std::mt19937 random(5);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  const int probe = model.geoms.count() - 1;
+  int touching = 0, apart = 0;
+  for (int pose = 0; pose < 400; ++pose) {
+    // Near one of the world geoms (or the floor), turned at random.
+    const int near = pose % (probe);
+    const Vector3d centre =
+        near == 0 ? Vector3d(unit(random), unit(random), -0.2) : Vector3d(model.geoms.pos[near]);
+    for (int k = 0; k < 3; ++k) data.qpos[k] = centre[k] + 0.22 * unit(random);
+    Quaterniond q(unit(random), unit(random), unit(random), unit(random));
+    q.normalize();
+    data.qpos.segment<4>(3) << q.w(), q.x(), q.y(), q.z();
+    kinematics(model, data);
+    collide(model, data);
+    for (int g = 0; g < probe; ++g) {
+      bool contact = false;
+      for (const Contact& c : data.contacts) {
+        contact =
+            contact || (c.geom1 == g && c.geom2 == probe) || (c.geom1 == probe && c.geom2 == g);
+      }
+      const double distance = geom_distance(model, data, g, probe, 0.01);
+      EXPECT_EQ(contact, distance < 0.01)
+          << "pose " << pose << " geom " << g << " distance " << distance;
+      (contact ? touching : apart) += 1;
+    }
+  }
+  EXPECT_GT(touching, 100);
+  EXPECT_GT(apart, 1000);
+}
+
 // Random shapes and poses, including degenerate ones (coincident centres,
 // parallel and crossing axes, zero-thickness and huge or tiny sizes): every
 // contact is finite with a unit normal.
