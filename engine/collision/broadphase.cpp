@@ -67,6 +67,8 @@ bool filtered_by_welds(const Model& m, const CollisionScratch& s, int b1, int b2
 // Sweeping the cells on several threads: from this many bodies, in this many
 // slices of cells a thread (their loads differ).
 constexpr int kBodiesPerThread = 256;
+// Up to this many bodies in the sweep, every pair is compared directly.
+constexpr int kDirectBodies = 24;
 constexpr int kCellTasksPerThread = 8;
 
 // One axis of the grid: cells of `width` from `low`.
@@ -246,7 +248,26 @@ void broadphase(const Model& m, const Data& d, CollisionScratch& s, ThreadPool& 
       mean_sq[k] += c * c;
     }
   }
-  if (nsap > 1) {
+  if (nsap > 1 && nsap <= kDirectBodies) {
+    // A few bodies (a robot, a gripper): every pair's boxes are compared,
+    // which costs less than sorting them and building the grid.
+    for (int i = 0; i < nsap; ++i) {
+      const int b1 = s.sap_bodies[i];
+      const double* lo1 = &s.box_lo[3 * b1];
+      const double* hi1 = &s.box_hi[3 * b1];
+      for (int j = i + 1; j < nsap; ++j) {
+        const int b2 = s.sap_bodies[j];
+        const double* lo2 = &s.box_lo[3 * b2];
+        const double* hi2 = &s.box_hi[3 * b2];
+        if (lo2[0] > hi1[0] || lo1[0] > hi2[0] || lo2[1] > hi1[1] || lo1[1] > hi2[1] ||
+            lo2[2] > hi1[2] || lo1[2] > hi2[2]) {
+          continue;
+        }
+        if (filtered_by_welds(m, s, b1, b2)) continue;
+        s.body_pairs.push_back(body_pair_signature(b1, b2));
+      }
+    }
+  } else if (nsap > 1) {
     // Sweep along the axis of largest spread of the box centres, within
     // the cells of a grid across the other two.
     const Vector3d variance = mean_sq - mean.cwiseProduct(mean) / nsap;

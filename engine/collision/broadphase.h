@@ -24,7 +24,8 @@ void prepare_collision_tables(const Model& model, CollisionScratch& s);
 // Fills s.body_pairs with the signatures of the body pairs that may touch,
 // sorted and unique: every body with collidable geoms paired with each
 // static body that carries a plane (and the world), plus the pairs whose
-// bounding boxes overlap, found by sweep and prune along the world axis on
+// bounding boxes overlap, found (beyond a couple of dozen bodies; below,
+// every pair is compared) by sweep and prune along the world axis on
 // which the box centres spread most, within the cells of a grid across the
 // other two axes (each cell at least as wide as the widest box). Boxes
 // hold each collidable geom's world box (geom_half_extents) grown by its
