@@ -61,8 +61,8 @@ namespace {
 class Assembler {
  public:
   // Rows go to data.efc, built in `scratch`. A first assembler clears the
-  // rows and appends; the others write contact slices into rows already
-  // sized for them (contacts_from).
+  // rows and appends every row but the contacts'; contact rows, on any
+  // thread, are written into rows already sized for them (contacts_from).
   Assembler(const Model& m, Data& d, AssemblyScratch& scratch, bool clear)
       : m_(m),
         d_(d),
