@@ -110,6 +110,10 @@ class App {
   std::string loaded_path_;  // the file the running model came from
   FileWatcher watcher_;
   double last_watch_poll_ = 0;
+  // The sync the passive window pulled for the frame being drawn; it counts
+  // as shown once that frame is on screen (PassiveLink::shown).
+  std::uint64_t pulled_version_ = 0;
+  double pulled_time_ = -1;
   std::ofstream state_log_;
 
   // Real-time pacing: simulated time sync_sim_ corresponded to wall time
@@ -398,10 +402,10 @@ void App::follow_passive() {
   PassiveLink& link = *options_.passive;
   std::lock_guard<std::mutex> lock(link.mutex);
   Data& data = *state_.data;
-  if (link.shown != link.version) {
+  if (pulled_version_ != link.version) {
     copy_data(*state_.model, data, *link.latest);
-    link.shown = link.version;
-    link.shown_time = data.time;
+    pulled_version_ = link.version;
+    pulled_time_ = data.time;
     state_.history.record(*state_.model, data);
   }
   // The pull the user makes is applied to the script's data at its next
@@ -858,8 +862,13 @@ int App::run() {
       log_state();
       if (options_.passive) {
         {
-          std::lock_guard<std::mutex> lock(options_.passive->mutex);
-          ++options_.passive->frames;
+          // Marked only now that the frame is on screen, so a script that
+          // sees shows_last_sync() also sees the frame that drew it.
+          PassiveLink& link = *options_.passive;
+          std::lock_guard<std::mutex> lock(link.mutex);
+          link.shown = pulled_version_;
+          link.shown_time = pulled_time_;
+          ++link.frames;
         }
         // At most 60 frames a second: the script's thread needs the cores.
         const double rest = 1.0 / 60 - (glfwGetTime() - now);

@@ -7,9 +7,8 @@ pliant=$1
 scenario=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-command -v xvfb-run >/dev/null || { echo "FAIL: xvfb-run is not installed (package xvfb)"; exit 1; }
 png="$work/final.png"
-xvfb-run -a -s "-screen 0 1280x800x24" "$pliant" run --quiet --screenshot "$png" \
+"$(dirname "$0")/../with_xvfb.sh" "$pliant" run --quiet --screenshot "$png" \
   --width 320 --height 240 "$scenario"
 code=$?
 [ $code -eq 0 ] || { echo "FAIL: pliant run exited $code"; exit 1; }

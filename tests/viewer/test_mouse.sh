@@ -23,7 +23,7 @@ for tool in Xvfb xdotool python3; do
 done
 
 # Where the crate is drawn, from a headless frame of the same size and view.
-xvfb-run -a -s "-screen 0 1280x800x24" "$pliant" view --width 960 --height 600 --no-panels \
+"$(dirname "$0")/../with_xvfb.sh" "$pliant" view --width 960 --height 600 --no-panels \
     --frames 1 --screenshot "$work/start.png" --screenshot-info "$work/start.json" "$scene" >/dev/null
 read -r cx cy < <(python3 -c '
 import json, sys
@@ -33,12 +33,12 @@ print(crate["x"], crate["y"])' "$work/start.json")
 echo "crate drawn at ($cx, $cy)"
 
 # A display of our own, so that xdotool and the viewer share it.
-for d in $(seq 90 140); do
-  [ -e "/tmp/.X11-unix/X$d" ] || [ -e "/tmp/.X$d-lock" ] || { display=":$d"; break; }
-done
-Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
+# Xvfb picks a free display and writes its number once it accepts clients.
+mkfifo "$work/display"
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$work/display" >/dev/null 2>&1 &
 xvfb_pid=$!
-export DISPLAY=$display
+read -r -t 60 number <"$work/display" || { echo "FAIL: Xvfb did not start"; exit 1; }
+export DISPLAY=":$number"
 for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
 
 "$pliant" view --width 960 --height 600 --no-panels --state-log "$work/state.jsonl" "$scene" \

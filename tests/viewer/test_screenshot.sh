@@ -9,17 +9,10 @@ check=$2
 scene=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-command -v xvfb-run >/dev/null || { echo "FAIL: xvfb-run is not installed (package xvfb)"; exit 1; }
-# The viewer under Xvfb; returns the viewer's own exit status, recorded
-# inside the X session, so that xvfb-run failing to clean up its temporary
-# directory (its exit code 5) is not taken for the viewer's.
+with_xvfb="$(dirname "$0")/../with_xvfb.sh"
+# The viewer on an X server of its own; returns the viewer's exit status.
 run() {
-  rm -f "$work/status"
-  STATUS_FILE="$work/status" xvfb-run -a -s "-screen 0 1280x800x24" \
-    sh -c '"$@"; echo $? > "$STATUS_FILE"' sh "$pliant" view --width 960 --height 600 "$@" ||
-    true
-  [ -f "$work/status" ] || { echo "FAIL: the viewer did not run under Xvfb"; exit 1; }
-  return "$(cat "$work/status")"
+  "$with_xvfb" "$pliant" view --width 960 --height 600 "$@"
 }
 
 run --frames 100 --screenshot "$work/with.png" --screenshot-info "$work/with.json" "$scene"

@@ -6,8 +6,7 @@ pliant=$1
 scene=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-command -v xvfb-run >/dev/null || { echo "FAIL: xvfb-run is not installed (package xvfb)"; exit 1; }
-out=$(xvfb-run -a -s "-screen 0 1280x800x24" "$pliant" view --width 960 --height 600 \
+out=$("$(dirname "$0")/../with_xvfb.sh" "$pliant" view --width 960 --height 600 \
       --frames 30 --screenshot "$work/sensors.png" --plot-sensor crate_touch \
       --plot-sensor ball_vel --plot-sensor no_such_sensor "$scene" 2>&1)
 echo "$out"
