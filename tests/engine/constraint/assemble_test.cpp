@@ -6,9 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "pliant/forward.h"
 #include "pliant/load.h"
+#include "pliant/state.h"
+#include "pliant/step.h"
 
 namespace pliant {
 namespace {
@@ -110,6 +113,64 @@ TEST(ConstraintRows, DisableFlagsRemoveRows) {
   m.options.flags.constraint = false;
   forward(m, d);
   EXPECT_EQ(d.efc.count(), 0);
+}
+
+// A step writes its rows over the last step's (the arrays are not cleared):
+// at every step of a scene whose rows come and go (a ball thrown off the
+// floor, a swinging arm reaching its limit, friction loss, a box landing),
+// the rows equal those a fresh Data builds from the same state.
+TEST(ConstraintRows, RowsOverLastStepsEqualAFreshDatas) {
+  const Model m = load_model_from_string(R"(
+    <mujoco><option timestep="0.005"/><worldbody>
+      <geom type="plane" size="2 2 0.1"/>
+      <body pos="0 0 1">
+        <joint type="hinge" axis="0 1 0" limited="true" range="-20 20" frictionloss="0.05"/>
+        <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.05"/>
+      </body>
+      <body pos="0.8 0 0.095"><freejoint/><geom type="sphere" size="0.1"/></body>
+      <body pos="-0.6 0 0.3"><freejoint/><geom type="box" size="0.1 0.1 0.1"/></body>
+    </worldbody></mujoco>)");
+  Data d(m);
+  d.qvel[1 + 2] = 2;  // the ball (dofs 1-6), sunk into the floor, thrown up
+  std::vector<double> state(state_size(m, kStateIntegration));
+  forward(m, d);
+  int previous = d.efc.count();
+  bool fewer = false, more = false;
+  for (int k = 0; k < 200; ++k) {
+    step(m, d);
+    forward(m, d);  // over the rows of the step's own forward
+    get_state(m, d, state.data(), kStateIntegration);
+    Data fresh(m);
+    set_state(m, fresh, state.data(), kStateIntegration);
+    forward(m, fresh);
+    const ConstraintRows &a = d.efc, &b = fresh.efc;
+    ASSERT_EQ(a.count(), b.count()) << "step " << k;
+    fewer = fewer || a.count() < previous;
+    more = more || a.count() > previous;
+    previous = a.count();
+    for (int i = 0; i < a.count(); ++i) {
+      ASSERT_EQ(a.type[i], b.type[i]) << "step " << k << " row " << i;
+      ASSERT_EQ(a.id[i], b.id[i]);
+      ASSERT_EQ(a.pos[i], b.pos[i]);
+      ASSERT_EQ(a.margin[i], b.margin[i]);
+      ASSERT_EQ(a.frictionloss[i], b.frictionloss[i]);
+      ASSERT_EQ(a.diag_approx[i], b.diag_approx[i]);
+      ASSERT_EQ(a.R[i], b.R[i]);
+      ASSERT_EQ(a.D[i], b.D[i]);
+      ASSERT_EQ(a.impedance[i].K, b.impedance[i].K);
+      ASSERT_EQ(a.impedance[i].B, b.impedance[i].B);
+      ASSERT_EQ(a.impedance[i].d, b.impedance[i].d);
+      ASSERT_EQ(a.aref[i], b.aref[i]);
+      ASSERT_EQ(a.row_nnz[i], b.row_nnz[i]);
+      ASSERT_EQ(a.row_adr[i], b.row_adr[i]);
+    }
+    ASSERT_EQ(a.J.size(), b.J.size()) << "step " << k;
+    ASSERT_EQ(a.col, b.col) << "step " << k;
+    ASSERT_EQ(a.J, b.J) << "step " << k;
+  }
+  // The scene did what the test needs: rows both went and came.
+  EXPECT_TRUE(fewer);
+  EXPECT_TRUE(more);
 }
 
 }  // namespace
