@@ -20,7 +20,7 @@ cleanup() {
 }
 trap cleanup EXIT
 mkfifo "$work/display"
-Xvfb -displayfd 3 -screen 0 "${XVFB_SCREEN:-1280x800x24}" -nolisten tcp \
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp \
   3>"$work/display" >"$work/xvfb.log" 2>&1 &
 xvfb_pid=$!
 if ! read -r -t 60 number <"$work/display"; then

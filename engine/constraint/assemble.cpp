@@ -205,9 +205,10 @@ class Assembler {
   // The end of the rows built so far: the next row's index.
   int rows_end() const { return cursor_row_ >= 0 ? cursor_row_ : end_row_; }
 
-  // A new row with room for nnz Jacobian entries: appended (every per-row
-  // array grows by one, impedance, R and D set by finish_constraint), or
-  // the next of the sized rows.
+  // A new row with room for nnz Jacobian entries: the next row after those
+  // written so far (the arrays grow only past the last step's length;
+  // impedance, R and D are set by finish_constraint), or the next of the
+  // sized rows.
   int new_row(int nnz) {
     int i, adr;
     if (cursor_row_ >= 0) {

@@ -5,25 +5,28 @@
 # columns collapse to a strip and back, and are remembered. The viewer
 # writes its state every frame (--state-log); the checks read that log.
 set -euo pipefail
+# The whole test runs on one X server of its own, which xdotool and the
+# viewer share: the script runs itself again under tests/with_xvfb.sh.
+if [ -z "${PLIANT_MOUSE_TEST_ON_XVFB:-}" ]; then
+  PLIANT_MOUSE_TEST_ON_XVFB=1 exec "$(dirname "$0")/../with_xvfb.sh" "$0" "$@"
+fi
 pliant=$1
 scene=$2
 work=$(mktemp -d)
 viewer_pid=""
-xvfb_pid=""
 cleanup() {
   [ -n "$viewer_pid" ] && kill "$viewer_pid" 2>/dev/null || true
-  [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
 # The viewer's remembered settings (recent files, panels) stay in here.
 export XDG_CONFIG_HOME="$work/config"
-for tool in Xvfb xdotool python3; do
+for tool in xdotool python3; do
   command -v $tool >/dev/null || { echo "FAIL: $tool is not installed"; exit 1; }
 done
 
-# Where the crate is drawn, from a headless frame of the same size and view.
-"$(dirname "$0")/../with_xvfb.sh" "$pliant" view --width 960 --height 600 --no-panels \
+# Where the crate is drawn, from one frame of the same size and view.
+"$pliant" view --width 960 --height 600 --no-panels \
     --frames 1 --screenshot "$work/start.png" --screenshot-info "$work/start.json" "$scene" >/dev/null
 read -r cx cy < <(python3 -c '
 import json, sys
@@ -31,15 +34,6 @@ info = json.load(open(sys.argv[1]))
 crate = [g for g in info["geoms"] if g["body"] == "crate"][0]
 print(crate["x"], crate["y"])' "$work/start.json")
 echo "crate drawn at ($cx, $cy)"
-
-# A display of our own, so that xdotool and the viewer share it.
-# Xvfb picks a free display and writes its number once it accepts clients.
-mkfifo "$work/display"
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$work/display" >/dev/null 2>&1 &
-xvfb_pid=$!
-read -r -t 60 number <"$work/display" || { echo "FAIL: Xvfb did not start"; exit 1; }
-export DISPLAY=":$number"
-for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
 
 "$pliant" view --width 960 --height 600 --no-panels --state-log "$work/state.jsonl" "$scene" \
     >"$work/viewer.out" 2>&1 &
