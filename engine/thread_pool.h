@@ -17,6 +17,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "solvers/parallel_loop.h"
+
 namespace pliant {
 
 class ThreadPool {
@@ -73,6 +75,20 @@ class ThreadPool {
   Call call_ = nullptr;
   void* context_ = nullptr;
   std::exception_ptr error_;
+};
+
+// The pool lent to the solvers as their ParallelLoop, on `threads` threads.
+class PoolLoop final : public ParallelLoop {
+ public:
+  PoolLoop(ThreadPool& pool, int threads) : pool_(pool), threads_(threads) {}
+  int threads() const override { return threads_; }
+  void run(int count, Call call, void* context) override {
+    pool_.run(threads_, count, [&](int i, int worker) { call(context, i, worker); });
+  }
+
+ private:
+  ThreadPool& pool_;
+  int threads_;
 };
 
 }  // namespace pliant

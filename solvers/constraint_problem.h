@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "pliant/solver_statistics.h"
+#include "solvers/parallel_loop.h"
 #include "solvers/tree_ldl.h"
 
 namespace pliant {
@@ -84,6 +85,14 @@ struct ConstraintProblem {
   // forced (the block factor then also serves dense problems).
   enum class Factor { kAuto, kEnvelope, kBlocks };
   Factor factor = Factor::kAuto;
+
+  // Per row, whether it lists the same columns as the row before it
+  // (same_columns_as_previous), when the caller has worked it out (nefc);
+  // nullptr: compared where asked.
+  const unsigned char* joins_previous = nullptr;
+  // A parallel loop for the solvers' passes over rows and columns; nullptr:
+  // this thread. Results are the same either way.
+  ParallelLoop* parallel = nullptr;
 };
 
 // A solver's output.
@@ -110,20 +119,44 @@ inline void problem_mass_solve(const ConstraintProblem& p, double* x) {
 // contact do): a pass that derives structure from the rows' columns alone
 // can skip it.
 inline bool same_columns_as_previous(const ConstraintProblem& p, int i) {
+  if (p.joins_previous) return p.joins_previous[i] != 0;
   if (i == 0 || p.row_nnz[i] != p.row_nnz[i - 1]) return false;
   const int* a = p.col + p.row_adr[i];
   const int* b = p.col + p.row_adr[i - 1];
   return a == b || std::equal(a, a + p.row_nnz[i], b);
 }
 
+// The first row of chunk c of `chunks` (c == chunks: nefc): a cut in
+// proportion, moved past the rows of an elliptic cone it would split.
+inline int chunk_begin(const ConstraintProblem& p, int c, int chunks) {
+  int row = static_cast<int>(static_cast<long long>(p.nefc) * c / chunks);
+  while (row < p.nefc && p.cone_of_row && p.cone_of_row[row] >= 0 &&
+         p.cones[p.cone_of_row[row]].first_row != row) {
+    ++row;
+  }
+  return row;
+}
+
+// task(chunk, begin, end, worker) for every row chunk [begin, end), on the
+// problem's parallel loop.
+template <class Task>
+void for_row_chunks(const ConstraintProblem& p, Task&& task) {
+  const int chunks = row_chunks(p.nefc);
+  parallel_for(p.parallel, chunks, [&](int c, int worker) {
+    task(c, chunk_begin(p, c, chunks), chunk_begin(p, c + 1, chunks), worker);
+  });
+}
+
 // y = J x (nefc).
 inline void problem_jacobian_multiply(const ConstraintProblem& p, const double* x, double* y) {
-  for (int i = 0; i < p.nefc; ++i) {
-    double sum = 0;
-    const int adr = p.row_adr[i];
-    for (int k = 0; k < p.row_nnz[i]; ++k) sum += p.J[adr + k] * x[p.col[adr + k]];
-    y[i] = sum;
-  }
+  for_row_chunks(p, [&](int, int begin, int end, int) {
+    for (int i = begin; i < end; ++i) {
+      double sum = 0;
+      const int adr = p.row_adr[i];
+      for (int k = 0; k < p.row_nnz[i]; ++k) sum += p.J[adr + k] * x[p.col[adr + k]];
+      y[i] = sum;
+    }
+  });
 }
 
 // y = J^T f (nv).

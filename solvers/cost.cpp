@@ -98,10 +98,13 @@ double elliptic_cone_cost(const ConeGroup& cone, const double* d, const double* 
   return 0.5 * dm * nmt * nmt;
 }
 
-double evaluate_constraints(const ConstraintProblem& p, const double* jar, RowState* state,
-                            double* force, double* cone_hessian) {
+namespace {
+
+// evaluate_constraints over rows [begin, end) (whole cones).
+double evaluate_rows(const ConstraintProblem& p, int begin, int end, const double* jar,
+                     RowState* state, double* force, double* cone_hessian) {
   double cost = 0;
-  for (int i = 0; i < p.nefc;) {
+  for (int i = begin; i < end;) {
     if (p.type[i] == RowType::kContactElliptic) {
       const int c = p.cone_of_row[i];
       const ConeGroup& cone = p.cones[c];
@@ -117,6 +120,21 @@ double evaluate_constraints(const ConstraintProblem& p, const double* jar, RowSt
   return cost;
 }
 
+}  // namespace
+
+// Chunk by chunk (on the problem's parallel loop), the chunks' costs then
+// summed in order: the same sum on any number of threads.
+double evaluate_constraints(const ConstraintProblem& p, const double* jar, RowState* state,
+                            double* force, double* cone_hessian) {
+  double partial[kMaxRowChunks];
+  for_row_chunks(p, [&](int c, int begin, int end, int) {
+    partial[c] = evaluate_rows(p, begin, end, jar, state, force, cone_hessian);
+  });
+  double cost = partial[0];
+  for (int c = 1; c < row_chunks(p.nefc); ++c) cost += partial[c];
+  return cost;
+}
+
 double gauss_cost(const ConstraintProblem& p, const double* qacc, const double* ma) {
   double sum = 0;
   for (int k = 0; k < p.nv; ++k) sum += (ma[k] - p.qfrc_smooth[k]) * (qacc[k] - p.qacc_smooth[k]);
@@ -126,7 +144,9 @@ double gauss_cost(const ConstraintProblem& p, const double* qacc, const double* 
 double total_cost(const ConstraintProblem& p, const double* qacc, double* jar, double* ma,
                   RowState* state, double* force) {
   problem_jacobian_multiply(p, qacc, jar);
-  for (int i = 0; i < p.nefc; ++i) jar[i] -= p.aref[i];
+  for_row_chunks(p, [&](int, int begin, int end, int) {
+    for (int i = begin; i < end; ++i) jar[i] -= p.aref[i];
+  });
   problem_mass_multiply(p, qacc, ma);
   return gauss_cost(p, qacc, ma) + evaluate_constraints(p, jar, state, force, nullptr);
 }

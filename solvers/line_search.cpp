@@ -152,17 +152,68 @@ LinePoint finish_point(LinePoint point, const double* q) {
   return point;
 }
 
+// Chunks' tasks: on the parallel loop when `rows` (the rows they visit)
+// are enough to pay for it, else here; the results are the same.
+constexpr int kParallelRows = 4096;
+
+// The 1-D function at alpha summed chunk by chunk: body(c, q, point) sets
+// chunk c's quadratic pieces q (chunk 0's starting from the Gauss term or
+// the fixed rows' sum) and adds its cones' middle zones to point. Large
+// problems are evaluated chunk by chunk (on the problem's parallel loop)
+// and the parts summed in chunk order, the same sums on any number of
+// threads; a problem of one chunk sums row by row as it always has, in
+// locals the compiler keeps in registers.
+template <class Body>
+LinePoint sum_chunks(const ConstraintProblem& p, int chunks, int rows, double alpha, Body&& body) {
+  LinePoint point;
+  point.alpha = alpha;
+  double q[3];
+  if (chunks == 1) {
+    body(0, q, point);
+    return finish_point(point, q);
+  }
+  struct ChunkSum {
+    double q[3];
+    double cost, d1, d2;
+  };
+  ChunkSum sums[kMaxRowChunks];
+  parallel_for(rows >= kParallelRows ? p.parallel : nullptr, chunks, [&](int c, int) {
+    LinePoint part;
+    double chunk_q[3];
+    body(c, chunk_q, part);
+    ChunkSum& sum = sums[c];
+    std::copy_n(chunk_q, 3, sum.q);
+    sum.cost = part.cost;
+    sum.d1 = part.d1;
+    sum.d2 = part.d2;
+  });
+  std::copy_n(sums[0].q, 3, q);
+  point.cost = sums[0].cost;
+  point.d1 = sums[0].d1;
+  point.d2 = sums[0].d2;
+  for (int c = 1; c < chunks; ++c) {
+    for (int k = 0; k < 3; ++k) q[k] += sums[c].q[k];
+    point.cost += sums[c].cost;
+    point.d1 += sums[c].d1;
+    point.d2 += sums[c].d2;
+  }
+  return finish_point(point, q);
+}
+
 // Where the search may still go: the interval [lo, hi] of alpha (hi may be
 // +inf). A row whose piece is the same at both ends keeps it inside
 // (jar + alpha jv is monotone in alpha, rounded too), so its piece is summed
-// once into `fixed` (with the Gauss term) and the evaluations inside the
-// window visit only the `live` rows. Elliptic cones stay live. This is
-// what keeps the search cheap in large scenes: of a thousand-box pile's
-// 21 000 rows, about half can change piece somewhere along alpha >= 0, and
-// a few hundred inside a bracket.
+// once into its chunk's `fixed` (with the Gauss term in chunk 0) and the
+// evaluations inside the window visit only the `live` rows. Elliptic cones
+// stay live. This is what keeps the search cheap in large scenes: of a
+// thousand-box pile's 21 000 rows, about half can change piece somewhere
+// along alpha >= 0, and a few hundred inside a bracket. Chunk c's live rows
+// are listed from live[begin_[c]] (a chunk's live rows are among its own).
 class LineWindow {
  public:
-  explicit LineWindow(const LineSearchInput& in) : in_(in) {}
+  explicit LineWindow(const LineSearchInput& in) : in_(in), chunks_(row_chunks(in.problem->nefc)) {
+    for (int c = 0; c <= chunks_; ++c) begin_[c] = chunk_begin(*in.problem, c, chunks_);
+  }
 
   bool contains(double alpha) const { return narrowed_ && lo_ <= alpha && alpha <= hi_; }
 
@@ -174,15 +225,25 @@ class LineWindow {
     const bool inside = narrowed_ && lo_ <= lo && hi <= hi_;
     lo_ = lo;
     hi_ = hi;
-    int kept = 0;
-    if (inside) {
-      for (int j = 0; j < live_count_; ++j) keep_or_fix(in_.live[j], kept);
+    const int rows = inside ? live_rows() : in_.problem->nefc;
+    const auto narrow_chunk = [&](int c) __attribute__((always_inline)) {
+      int* live = in_.live + begin_[c];
+      int kept = 0;
+      if (inside) {
+        for (int j = 0; j < live_count_[c]; ++j) keep_or_fix(c, live[j], live, kept);
+      } else {
+        start_fixed(c);
+        for (int i = begin_[c]; i < begin_[c + 1];) i += keep_or_fix(c, i, live, kept);
+      }
+      live_count_[c] = kept;
+    };
+    if (chunks_ == 1) {
+      narrow_chunk(0);
     } else {
-      start_fixed();
-      for (int i = 0; i < in_.problem->nefc;) i += keep_or_fix(i, kept);
-      narrowed_ = true;
+      parallel_for(rows >= kParallelRows ? in_.problem->parallel : nullptr, chunks_,
+                   [&](int c, int) { narrow_chunk(c); });
     }
-    live_count_ = kept;
+    narrowed_ = true;
   }
 
   // The function at alpha over every row, as evaluate_line, while the
@@ -191,43 +252,53 @@ class LineWindow {
   LinePoint evaluate_and_open(double alpha) {
     lo_ = alpha;
     hi_ = std::numeric_limits<double>::infinity();
-    start_fixed();
-    LinePoint point;
-    point.alpha = alpha;
-    double q[3] = {in_.gauss[0], in_.gauss[1], in_.gauss[2]};
     const ConstraintProblem& p = *in_.problem;
-    int kept = 0;
-    for (int i = 0; i < p.nefc;) {
-      if (p.type[i] == RowType::kContactElliptic) {
-        in_.live[kept++] = i;
-        i += add_row(in_, i, alpha, q, point);
-        continue;
-      }
-      double c[3] = {0, 0, 0};
-      const Piece piece = row_terms(in_, i, alpha, c);
-      add_terms(q, c, piece);
-      fix_or_keep(i, piece, c, kept);
-      ++i;
-    }
-    live_count_ = kept;
+    const LinePoint point = sum_chunks(
+        p, chunks_, p.nefc,
+        alpha, [&](int c, double* q, LinePoint& part) __attribute__((always_inline)) {
+          start_fixed(c);
+          for (int k = 0; k < 3; ++k) q[k] = c == 0 ? in_.gauss[k] : 0;
+          int* live = in_.live + begin_[c];
+          int kept = 0;
+          for (int i = begin_[c]; i < begin_[c + 1];) {
+            if (p.type[i] == RowType::kContactElliptic) {
+              live[kept++] = i;
+              i += add_row(in_, i, alpha, q, part);
+              continue;
+            }
+            double row[3] = {0, 0, 0};
+            const Piece piece = row_terms(in_, i, alpha, row);
+            add_terms(q, row, piece);
+            fix_or_keep(c, i, piece, row, live, kept);
+            ++i;
+          }
+          live_count_[c] = kept;
+        });
     narrowed_ = true;
-    return finish_point(point, q);
+    return point;
   }
 
   // The 1-D function at alpha inside the window.
   LinePoint evaluate(double alpha) const {
-    LinePoint point;
-    point.alpha = alpha;
-    double q[3] = {fixed_[0], fixed_[1], fixed_[2]};
-    for (int j = 0; j < live_count_; ++j) add_row(in_, in_.live[j], alpha, q, point);
-    return finish_point(point, q);
+    return sum_chunks(
+        *in_.problem, chunks_, live_rows(),
+        alpha, [&](int c, double* q, LinePoint& part) __attribute__((always_inline)) {
+          std::copy_n(fixed_[c], 3, q);
+          const int* live = in_.live + begin_[c];
+          const int count = live_count_[c];
+          for (int j = 0; j < count; ++j) add_row(in_, live[j], alpha, q, part);
+        });
   }
 
  private:
-  void start_fixed() {
-    fixed_[0] = in_.gauss[0];
-    fixed_[1] = in_.gauss[1];
-    fixed_[2] = in_.gauss[2];
+  int live_rows() const {
+    int rows = 0;
+    for (int c = 0; c < chunks_; ++c) rows += live_count_[c];
+    return rows;
+  }
+
+  void start_fixed(int c) {
+    for (int k = 0; k < 3; ++k) fixed_[c][k] = c == 0 ? in_.gauss[k] : 0;
   }
 
   // Row i's piece at the window's upper end (as alpha grows without bound
@@ -239,47 +310,58 @@ class LineWindow {
     return row_piece(p, i, jv > 0 ? hi_ : -hi_);
   }
 
-  // Row i (outside cones) of piece `piece` and coefficients c at lo_: added
-  // to fixed_ when it keeps that piece up to hi_, else listed live.
-  [[gnu::always_inline]] void fix_or_keep(int i, Piece piece, const double* c, int& kept) {
+  // Row i (outside cones) of chunk c, of piece `piece` and coefficients
+  // `row` at lo_: added to the chunk's fixed_ when it keeps that piece up to hi_,
+  // else listed live.
+  [[gnu::always_inline]] void fix_or_keep(int c, int i, Piece piece, const double* row, int* live,
+                                          int& kept) {
     if (piece == piece_at_hi(i, in_.jar[i], in_.jv[i])) {
-      add_terms(fixed_, c, piece);
+      add_terms(fixed_[c], row, piece);
     } else {
-      in_.live[kept++] = i;
+      live[kept++] = i;
     }
   }
 
-  // Keeps row i live or adds its piece to fixed_; returns its rows.
-  [[gnu::always_inline]] int keep_or_fix(int i, int& kept) {
+  // Keeps row i of chunk c live or adds its piece to fixed_; returns its
+  // rows.
+  [[gnu::always_inline]] int keep_or_fix(int c, int i, int* live, int& kept) {
     const ConstraintProblem& p = *in_.problem;
     if (p.type[i] == RowType::kContactElliptic) {
-      in_.live[kept++] = i;
+      live[kept++] = i;
       return p.cones[p.cone_of_row[i]].dim;
     }
-    double c[3] = {0, 0, 0};
-    fix_or_keep(i, row_terms(in_, i, lo_, c), c, kept);
+    double row[3] = {0, 0, 0};
+    fix_or_keep(c, i, row_terms(in_, i, lo_, row), row, live, kept);
     return 1;
   }
 
   const LineSearchInput& in_;
+  const int chunks_;
+  int begin_[kMaxRowChunks + 1];
   double lo_ = 0, hi_ = 0;
-  double fixed_[3] = {0, 0, 0};
+  // Set for every chunk by the full passes (evaluate_and_open, narrow)
+  // before any read: left uninitialised, as a search on a small problem
+  // would otherwise clear them all each time.
+  double fixed_[kMaxRowChunks][3];
   bool narrowed_ = false;
-  int live_count_ = 0;
+  int live_count_[kMaxRowChunks];
 };
 
 }  // namespace
 
 LinePoint evaluate_line(const LineSearchInput& in, double alpha) {
   const ConstraintProblem& p = *in.problem;
-  LinePoint point;
-  point.alpha = alpha;
   // The quadratic pieces are summed into one quadratic first and evaluated
   // once, so at the minimum of a quadratic piece the derivative cancels to
   // round-off of the coefficients (not of every row's own derivative).
-  double q[3] = {in.gauss[0], in.gauss[1], in.gauss[2]};
-  for (int i = 0; i < p.nefc;) i += add_row(in, i, alpha, q, point);
-  return finish_point(point, q);
+  const int chunks = row_chunks(p.nefc);
+  return sum_chunks(
+      p, chunks, p.nefc,
+      alpha, [&](int c, double* q, LinePoint& part) __attribute__((always_inline)) {
+        for (int k = 0; k < 3; ++k) q[k] = c == 0 ? in.gauss[k] : 0;
+        const int end = chunk_begin(p, c + 1, chunks);
+        for (int i = chunk_begin(p, c, chunks); i < end;) i += add_row(in, i, alpha, q, part);
+      });
 }
 
 LineSearchResult exact_line_search(const LineSearchInput& in) {

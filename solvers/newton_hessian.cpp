@@ -59,6 +59,20 @@ void add_outer_product(double d, const double* jac, double* sum) {
   }
 }
 
+// sum += d jac jac^T for one row of n columns: the columns of one free body
+// and of two, a contact's usual rows, with the length known to the
+// compiler.
+[[gnu::always_inline]] inline void add_row_product(int n, double d, const double* jac,
+                                                   double* sum) {
+  if (n == 6) {
+    add_outer_product<6>(d, jac, sum);
+  } else if (n == 12) {
+    add_outer_product<12>(d, jac, sum);
+  } else {
+    add_outer_product(n, d, jac, sum);
+  }
+}
+
 // H(a, b) += D J_a J_b over the quadratic rows, in row order. Consecutive
 // rows over the same columns (a contact's pyramid edges, a weld's six rows,
 // every row of the dense layout) form a run: their products are summed in a
@@ -86,19 +100,71 @@ void add_rows(const ConstraintProblem& p, const RowState* state, const int* posi
       for (int a = 0; a < n; ++a) slots[a] = slot(position, p.col[adr + a]);
       locate_entries(h, slots.data(), n, entries.data());
     }
-    const double d = p.D[i];
-    const double* jac = p.J + adr;
-    // The columns of one free body and of two, a contact's usual rows, with
-    // the length known to the compiler.
-    if (n == 6) {
-      add_outer_product<6>(d, jac, block.data());
-    } else if (n == 12) {
-      add_outer_product<12>(d, jac, block.data());
-    } else {
-      add_outer_product(n, d, jac, block.data());
-    }
+    add_row_product(n, p.D[i], p.J + adr, block.data());
   }
   flush();
+}
+
+// add_rows on the problem's parallel loop, with the same sums: the runs'
+// first rows are found by row chunks, each run's block is summed over its
+// rows in order (runs shared among the threads, blocks kept side by side),
+// and the blocks are added to H run by run in row order, as add_rows adds
+// them.
+template <class Factor>
+void add_rows_in_parallel(const ConstraintProblem& p, SolverWorkspace& w, const int* position,
+                          Factor& h) {
+  const RowState* state = w.state.data();
+  const auto quadratic = [state](int i) { return state[i] == RowState::kQuadratic; };
+  const auto columns = [&p](int i) { return p.col + p.row_adr[i]; };
+  grow(w.run_first, p.nefc);
+  unsigned char* first = w.run_first.data();
+  for_row_chunks(p, [&](int, int begin, int end, int) {
+    int previous = begin - 1;
+    while (previous >= 0 && !quadratic(previous)) --previous;
+    for (int i = begin; i < end; ++i) {
+      first[i] = 0;
+      if (!quadratic(i)) continue;
+      const int n = p.row_nnz[i];
+      first[i] = previous < 0 || n != p.row_nnz[previous] ||
+                 !std::equal(columns(i), columns(i) + n, columns(previous));
+      previous = i;
+    }
+  });
+  w.runs.clear();
+  w.run_block.clear();
+  size_t size = 0;
+  for (int i = 0; i < p.nefc; ++i) {
+    if (!first[i]) continue;
+    w.runs.push_back(i);
+    w.run_block.push_back(size);
+    size += static_cast<size_t>(p.row_nnz[i]) * (p.row_nnz[i] + 1) / 2;
+  }
+  const int count = static_cast<int>(w.runs.size());
+  w.runs.push_back(p.nefc);
+  grow(w.run_blocks, size);
+  const int tasks = std::min(count, 8 * p.parallel->threads());
+  parallel_for(p.parallel, tasks, [&](int t, int) {
+    const int end = static_cast<int>(static_cast<long long>(count) * (t + 1) / tasks);
+    for (int r = static_cast<int>(static_cast<long long>(count) * t / tasks); r < end; ++r) {
+      const int n = p.row_nnz[w.runs[r]];
+      double* block = w.run_blocks.data() + w.run_block[r];
+      std::fill_n(block, static_cast<size_t>(n) * (n + 1) / 2, 0.0);
+      for (int i = w.runs[r]; i < w.runs[r + 1]; ++i) {
+        if (quadratic(i)) add_row_product(n, p.D[i], p.J + p.row_adr[i], block);
+      }
+    }
+  });
+  std::vector<int>& slots = w.hessian_slots;
+  std::vector<double*>& entries = w.hessian_entries;
+  for (int r = 0; r < count; ++r) {
+    const int i = w.runs[r], n = p.row_nnz[i];
+    slots.resize(n);
+    entries.resize(static_cast<size_t>(n) * (n + 1) / 2);
+    for (int a = 0; a < n; ++a) slots[a] = slot(position, columns(i)[a]);
+    locate_entries(h, slots.data(), n, entries.data());
+    const double* block = w.run_blocks.data() + w.run_block[r];
+    for (size_t e = 0; e < entries.size(); ++e) *entries[e] += block[e];
+  }
 }
 
 // H += Jc^T Hc Jc for one cone in its middle zone (all rows share columns):
@@ -148,7 +214,11 @@ void assemble_and_factor(const ConstraintProblem& p, SolverWorkspace& w, Factor&
   const int* position = factor_positions(w);
   h.clear_values();
   add_mass(p, position, h);
-  add_rows(p, w.state.data(), position, w.hessian_slots, w.hessian_entries, w.hessian_block, h);
+  if (p.parallel && p.parallel->threads() > 1 && row_chunks(p.nefc) > 1) {
+    add_rows_in_parallel(p, w, position, h);
+  } else {
+    add_rows(p, w.state.data(), position, w.hessian_slots, w.hessian_entries, w.hessian_block, h);
+  }
   for (int c = 0; c < p.ncone; ++c) {
     if (w.state[p.cones[c].first_row] != RowState::kCone) continue;
     add_cone(p, p.cones[c], w.cone_hessian.data() + c * kMaxConeDim * kMaxConeDim, position,

@@ -15,6 +15,9 @@ void SolverWorkspace::prepare(const ConstraintProblem& p) {
     grow(*v, nv);
   }
   scratch_nv.resize(nv);
+  const int threads = p.parallel ? p.parallel->threads() : 1;
+  if (static_cast<int>(worker_gathered.size()) < threads - 1) worker_gathered.resize(threads - 1);
+  for (int k = 0; k < threads - 1; ++k) grow(worker_gathered[k], nv);
   for (auto* v : {&jar, &jv}) grow(*v, nefc);
   grow(live_rows, nefc);
   grow(changed_rows, nefc);
@@ -42,25 +45,66 @@ namespace {
 
 constexpr int kRefresh = 50;
 
-// run_end[i]: the end of the run of rows from i that list row i's columns
-// (a contact's pyramid rows, a weld's six).
-void find_row_runs(const ConstraintProblem& p, std::vector<int>& run_end) {
+// joined[i]: row i lists row i - 1's columns (a contact's pyramid rows, a
+// weld's six); run_end[i]: the end of the run of rows from i that list row
+// i's columns.
+void find_row_runs(const ConstraintProblem& p, SolverWorkspace& w) {
+  w.joined.resize(p.nefc);
+  for_row_chunks(p, [&](int, int begin, int end, int) {
+    for (int i = begin; i < end; ++i) w.joined[i] = same_columns_as_previous(p, i);
+  });
+  std::vector<int>& run_end = w.row_run_end;
   run_end.resize(p.nefc);
   for (int i = p.nefc - 1; i >= 0; --i) {
-    const bool joined = i + 1 < p.nefc && same_columns_as_previous(p, i + 1);
-    run_end[i] = joined ? run_end[i + 1] : i + 1;
+    run_end[i] = i + 1 < p.nefc && w.joined[i + 1] ? run_end[i + 1] : i + 1;
   }
 }
 
-// y = J x, a run's entries of x gathered once (each row's sum in the same
-// order as problem_jacobian_multiply).
-void jacobian_multiply(const ConstraintProblem& p, SolverWorkspace& w, const double* x, double* y) {
-  double* gathered = w.gathered.data();
-  for (int i = 0; i < p.nefc;) {
-    const int end = w.row_run_end[i], n = p.row_nnz[i];
+int parallel_threads(const ConstraintProblem& p) { return p.parallel ? p.parallel->threads() : 1; }
+
+// On several threads, J^T f is summed by column ranges, one a thread: the
+// runs each range's columns appear in, listed once a solve (J is fixed).
+void find_column_ranges(const ConstraintProblem& p, SolverWorkspace& w) {
+  const int ranges = parallel_threads(p);
+  w.range_column.resize(ranges + 1);
+  for (int t = 0; t <= ranges; ++t) {
+    w.range_column[t] = static_cast<int>(static_cast<long long>(p.nv) * t / ranges);
+  }
+  if (static_cast<int>(w.range_runs.size()) < ranges) w.range_runs.resize(ranges);
+  for (int t = 0; t < ranges; ++t) w.range_runs[t].clear();
+  auto range_of = [&](int column) {
+    int t = static_cast<int>(static_cast<long long>(column) * ranges / std::max(p.nv, 1));
+    while (t + 1 < ranges && w.range_column[t + 1] <= column) ++t;
+    while (t > 0 && w.range_column[t] > column) --t;
+    return t;
+  };
+  for (int i = 0; i < p.nefc; i = w.row_run_end[i]) {
+    const int n = p.row_nnz[i];
+    if (n == 0) continue;
+    const int* cols = p.col + p.row_adr[i];
+    const int last = range_of(cols[n - 1]);
+    for (int t = range_of(cols[0]); t <= last; ++t) w.range_runs[t].push_back(i);
+  }
+}
+
+// Whether J^T f goes by column ranges.
+bool by_column_ranges(const ConstraintProblem& p) {
+  return parallel_threads(p) > 1 && row_chunks(p.nefc) > 1;
+}
+
+double* worker_gathered(SolverWorkspace& w, int worker) {
+  return worker == 0 ? w.gathered.data() : w.worker_gathered[worker - 1].data();
+}
+
+// y = J x over rows [begin, end), a run's entries of x gathered once (each
+// row's sum in the same order as problem_jacobian_multiply).
+void multiply_rows(const ConstraintProblem& p, const int* run_end, double* gathered,
+                   const double* x, double* y, int begin, int end) {
+  for (int i = begin; i < end;) {
+    const int stop = std::min(run_end[i], end), n = p.row_nnz[i];
     const int* cols = p.col + p.row_adr[i];
     for (int k = 0; k < n; ++k) gathered[k] = x[cols[k]];
-    for (; i < end; ++i) {
+    for (; i < stop; ++i) {
       const double* jac = p.J + p.row_adr[i];
       double sum = 0;
       for (int k = 0; k < n; ++k) sum += jac[k] * gathered[k];
@@ -69,10 +113,49 @@ void jacobian_multiply(const ConstraintProblem& p, SolverWorkspace& w, const dou
   }
 }
 
+// y = J x, by row chunks.
+void jacobian_multiply(const ConstraintProblem& p, SolverWorkspace& w, const double* x, double* y) {
+  const int* run_end = w.row_run_end.data();
+  if (row_chunks(p.nefc) == 1) {
+    multiply_rows(p, run_end, w.gathered.data(), x, y, 0, p.nefc);
+    return;
+  }
+  for_row_chunks(p, [&](int, int begin, int end, int worker) {
+    multiply_rows(p, run_end, worker_gathered(w, worker), x, y, begin, end);
+  });
+}
+
+// y = J^T f over one column range: the range's entries of each run, rows
+// in order (each entry's sum in the same order as on one thread).
+void jacobian_transpose_range(const ConstraintProblem& p, SolverWorkspace& w, int t,
+                              const double* f, double* y) {
+  const int first = w.range_column[t], past = w.range_column[t + 1];
+  std::fill(y + first, y + past, 0.0);
+  for (const int start : w.range_runs[t]) {
+    const int end = w.row_run_end[start], n = p.row_nnz[start];
+    const int* cols = p.col + p.row_adr[start];
+    int k0 = 0;
+    while (k0 < n && cols[k0] < first) ++k0;
+    int k1 = k0;
+    while (k1 < n && cols[k1] < past) ++k1;
+    for (int i = start; i < end; ++i) {
+      const double fi = f[i];
+      if (fi == 0) continue;
+      const double* jac = p.J + p.row_adr[i];
+      for (int k = k0; k < k1; ++k) y[cols[k]] += jac[k] * fi;
+    }
+  }
+}
+
 // y = J^T f, a run's entries of y read and written once (each entry's sum
 // in the same order as problem_jacobian_transpose_multiply).
 void jacobian_transpose_multiply(const ConstraintProblem& p, SolverWorkspace& w, const double* f,
                                  double* y) {
+  if (by_column_ranges(p)) {
+    parallel_for(p.parallel, parallel_threads(p),
+                 [&](int t, int) { jacobian_transpose_range(p, w, t, f, y); });
+    return;
+  }
   std::fill(y, y + p.nv, 0.0);
   double* gathered = w.gathered.data();
   for (int i = 0; i < p.nefc;) {
@@ -125,9 +208,13 @@ void precondition(const ConstraintProblem& p, SolverWorkspace& w, PrimalMethod m
 
 }  // namespace
 
-void solve_primal(const ConstraintProblem& p, SolverWorkspace& w, PrimalMethod method) {
-  w.prepare(p);
-  find_row_runs(p, w.row_run_end);
+void solve_primal(const ConstraintProblem& given, SolverWorkspace& w, PrimalMethod method) {
+  w.prepare(given);
+  find_row_runs(given, w);
+  // Every later pass asks the rows' runs of joined (worked out once here).
+  ConstraintProblem p = given;
+  p.joins_previous = w.joined.data();
+  if (by_column_ranges(p)) find_column_ranges(p, w);
   SolverResult& r = w.result;
   SolverStatistics& stats = r.statistics;
   const int nv = p.nv, nefc = p.nefc;
@@ -180,7 +267,9 @@ void solve_primal(const ConstraintProblem& p, SolverWorkspace& w, PrimalMethod m
       r.qacc[k] += alpha * w.search[k];
       w.ma[k] += alpha * w.msearch[k];
     }
-    for (int i = 0; i < nefc; ++i) w.jar[i] += alpha * w.jv[i];
+    for_row_chunks(p, [&](int, int begin, int end, int) {
+      for (int i = begin; i < end; ++i) w.jar[i] += alpha * w.jv[i];
+    });
     // Round-off accumulates in the incremental Ma and jar; on long runs
     // (ill-conditioned PCG) they are recomputed from a every kRefresh
     // iterations so the gradient stays the cost's.

@@ -27,6 +27,13 @@ struct SolverWorkspace {
   // entries of a vector are gathered in `gathered` (nv).
   std::vector<int> row_run_end;
   std::vector<double> gathered;
+  std::vector<unsigned char> joined;  // same_columns_as_previous of each row
+  // On a parallel loop: worker k's `gathered` at k - 1, and J^T f by column
+  // ranges, range t holding columns [range_column[t], range_column[t + 1])
+  // and visiting the runs (their first rows) in range_runs[t].
+  std::vector<std::vector<double>> worker_gathered;
+  std::vector<int> range_column;
+  std::vector<std::vector<int>> range_runs;
   std::vector<RowState> state, old_state;
   std::vector<double> cone_hessian;      // kMaxConeDim^2 per cone
   std::vector<double> cone_product;      // Hc Jc for one cone
@@ -40,6 +47,13 @@ struct SolverWorkspace {
   std::vector<int> hessian_slots;        // one row's columns as factor indices
   std::vector<double*> hessian_entries;  // entries of H a run of rows reaches
   std::vector<double> hessian_block;     // the run's sum, packed lower triangle
+  // The same on several threads: each row whether it starts a run of
+  // quadratic rows, the runs' first rows (and nefc), where each run's block
+  // starts in run_blocks, and the blocks.
+  std::vector<unsigned char> run_first;
+  std::vector<int> runs;
+  std::vector<size_t> run_block;
+  std::vector<double> run_blocks;
   // The warm-start comparison's two candidates: J a - aref and M a.
   std::vector<double> warm_jar, warm_ma, smooth_jar, smooth_ma;
   // PGS

@@ -140,10 +140,11 @@ int find_islands(const ConstraintProblem& p, IslandScratch& s) {
 namespace {
 
 // Gathers island g of `whole` into `q` and returns its problem (pointing
-// into `q`). local_dof must hold -1 at the island's dofs; it is left
-// holding their indices within the island.
+// into `q`), which runs its passes over rows on `parallel` (nullptr: this
+// thread). local_dof must hold -1 at the island's dofs; it is left holding
+// their indices within the island.
 ConstraintProblem gather_island(const ConstraintProblem& whole, IslandScratch& s, int g,
-                                IslandProblem& q) {
+                                IslandProblem& q, ParallelLoop* parallel) {
   const double* start = whole.qacc_start ? whole.qacc_start : whole.qacc_smooth;
   // The island's dofs, in global order, with their rows of M and its factor.
   const int n = s.dof_start[g + 1] - s.dof_start[g];
@@ -195,31 +196,70 @@ ConstraintProblem gather_island(const ConstraintProblem& whole, IslandScratch& s
   if (whole.jar_start) grow(q.jar_start, m);
   grow(q.frictionloss, m);
   grow(q.cone_of_row, m);
-  std::fill_n(q.cone_of_row.begin(), m, -1);
-  q.cones.clear();
+  grow(q.joined, m);
+  // Where each row's entries go: a sparse row keeps all of them, a dense
+  // row (it lists every dof) only its island's.
   int filled = 0;
   for (int r = 0; r < m; ++r) {
     const int i = rows[r];
     q.row_adr[r] = filled;
-    const int adr = whole.row_adr[i];
-    for (int k = 0; k < whole.row_nnz[i]; ++k) {
-      const int dof = whole.col[adr + k];
-      // A dense row lists the other islands' dofs too (as zeros); a
-      // sparse row's dofs are all in its island.
-      if (whole.dense_hessian && s.island_of_dof[dof] != g) continue;
-      q.col[filled] = s.local_dof[dof];
-      q.J[filled] = whole.J[adr + k];
-      ++filled;
+    int kept = whole.row_nnz[i];
+    if (whole.dense_hessian) {
+      const int adr = whole.row_adr[i];
+      kept = 0;
+      for (int k = 0; k < whole.row_nnz[i]; ++k) kept += s.island_of_dof[whole.col[adr + k]] == g;
     }
-    q.row_nnz[r] = filled - q.row_adr[r];
-    q.type[r] = whole.type[i];
-    q.R[r] = whole.R[i];
-    q.D[r] = whole.D[i];
-    q.aref[r] = whole.aref[i];
-    if (whole.jar_start) q.jar_start[r] = whole.jar_start[i];
-    q.frictionloss[r] = whole.frictionloss[i];
-    const int cone = whole.cone_of_row[i];
-    if (cone >= 0) {
+    q.row_nnz[r] = kept;
+    filled += kept;
+  }
+  // The rows' entries and values, by chunks of rows (on `parallel`).
+  const int chunks = row_chunks(m);
+  parallel_for(parallel, chunks, [&](int c, int) {
+    const int end = static_cast<int>(static_cast<long long>(m) * (c + 1) / chunks);
+    for (int r = static_cast<int>(static_cast<long long>(m) * c / chunks); r < end; ++r) {
+      const int i = rows[r];
+      const int adr = whole.row_adr[i];
+      int at = q.row_adr[r];
+      for (int k = 0; k < whole.row_nnz[i]; ++k) {
+        const int dof = whole.col[adr + k];
+        if (whole.dense_hessian && s.island_of_dof[dof] != g) continue;
+        q.col[at] = s.local_dof[dof];
+        q.J[at] = whole.J[adr + k];
+        ++at;
+      }
+      q.type[r] = whole.type[i];
+      q.R[r] = whole.R[i];
+      q.D[r] = whole.D[i];
+      q.aref[r] = whole.aref[i];
+      if (whole.jar_start) q.jar_start[r] = whole.jar_start[i];
+      q.frictionloss[r] = whole.frictionloss[i];
+      q.cone_of_row[r] = -1;
+    }
+  });
+  // Rows over the previous row's columns, once every row's are in place: a
+  // sparse row next to its neighbour in the whole problem has its columns
+  // as it had there (renumbered alike); others are compared.
+  parallel_for(parallel, chunks, [&](int c, int) {
+    const int end = static_cast<int>(static_cast<long long>(m) * (c + 1) / chunks);
+    for (int r = static_cast<int>(static_cast<long long>(m) * c / chunks); r < end; ++r) {
+      const int i = rows[r];
+      if (!whole.dense_hessian && whole.joins_previous && r > 0 && rows[r - 1] == i - 1) {
+        q.joined[r] = whole.joins_previous[i];
+      } else {
+        q.joined[r] =
+            r > 0 && q.row_nnz[r] == q.row_nnz[r - 1] &&
+            std::equal(q.col.begin() + q.row_adr[r], q.col.begin() + q.row_adr[r] + q.row_nnz[r],
+                       q.col.begin() + q.row_adr[r - 1]);
+      }
+    }
+  });
+  // Cones, renumbered in row order.
+  q.cones.clear();
+  if (whole.ncone > 0) {
+    for (int r = 0; r < m; ++r) {
+      const int i = rows[r];
+      const int cone = whole.cone_of_row[i];
+      if (cone < 0) continue;
       if (whole.cones[cone].first_row == i) {
         ConeGroup group = whole.cones[cone];
         group.first_row = r;
@@ -250,6 +290,8 @@ ConstraintProblem gather_island(const ConstraintProblem& whole, IslandScratch& s
   p.cone_of_row = q.cone_of_row.data();
   p.cones = q.cones.data();
   p.ncone = static_cast<int>(q.cones.size());
+  p.joins_previous = q.joined.data();
+  p.parallel = parallel;
   p.scale = 1 / trace;
   p.qacc_start = q.qacc_start.data();
   p.force_start = nullptr;
@@ -263,8 +305,7 @@ ConstraintProblem gather_island(const ConstraintProblem& whole, IslandScratch& s
 }  // namespace
 
 void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWorkspace& w,
-                     void (*solve)(const ConstraintProblem&, SolverWorkspace&), ThreadPool& pool,
-                     int threads) {
+                     void (*solve)(const ConstraintProblem&, SolverWorkspace&), ThreadPool& pool) {
   const int nv = whole.nv, nefc = whole.nefc;
   const int count = static_cast<int>(s.dof_start.size()) - 1;
   if (count == 1 && s.dof_start[1] == nv && s.row_start[1] == nefc) {
@@ -289,20 +330,22 @@ void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWor
   // On several threads the largest islands are taken first, so that the
   // last one taken is small. Islands have disjoint dofs and rows: each
   // writes its own entries of local_dof and of the result.
-  threads = std::min(threads, count);
+  const int all_threads = whole.parallel ? whole.parallel->threads() : 1;
+  const int threads = std::min(all_threads, count);
   grow(s.task_island, count);
   for (int g = 0; g < count; ++g) s.task_island[g] = g;
+  auto rows_of = [&s](int g) { return s.row_start[g + 1] - s.row_start[g]; };
   if (threads > 1) {
     if (static_cast<int>(s.workers.value.size()) < threads - 1) s.workers.value.resize(threads - 1);
-    std::stable_sort(s.task_island.begin(), s.task_island.begin() + count, [&s](int a, int b) {
-      return s.row_start[a + 1] - s.row_start[a] > s.row_start[b + 1] - s.row_start[b];
-    });
+    std::stable_sort(s.task_island.begin(), s.task_island.begin() + count,
+                     [&](int a, int b) { return rows_of(a) > rows_of(b); });
   }
-  pool.run(threads, count, [&](int task, int worker) {
-    const int g = s.task_island[task];
+  // island g on `worker`, its passes over rows and columns on `parallel`.
+  auto solve_island = [&](int g, int worker, ParallelLoop* parallel) {
     IslandProblem& q = worker == 0 ? s.problem : s.workers.value[worker - 1].problem;
     SolverWorkspace& ws = worker == 0 ? w : s.workers.value[worker - 1].solver;
-    solve(gather_island(whole, s, g, q), ws);
+    const ConstraintProblem p = gather_island(whole, s, g, q, parallel);
+    solve(p, ws);
     const SolverResult& r = ws.result;
     const int* dofs = s.dof_order.data() + s.dof_start[g];
     const int n = s.dof_start[g + 1] - s.dof_start[g];
@@ -315,6 +358,18 @@ void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWor
     const int m = s.row_start[g + 1] - s.row_start[g];
     for (int j = 0; j < m; ++j) out.force[rows[j]] = r.force[j];
     s.island_statistics.value[g] = r.statistics;
+  };
+  // An island with most of the rows (a pile) would keep one thread busy
+  // while the others finish the rest: it is solved first, alone, with
+  // every thread on its passes (large enough for them to pay).
+  int first = 0;
+  if (all_threads > 1 && row_chunks(rows_of(s.task_island[0])) > 1 &&
+      2 * rows_of(s.task_island[0]) > nefc) {
+    solve_island(s.task_island[0], 0, whole.parallel);
+    first = 1;
+  }
+  pool.run(threads, count - first, [&](int task, int worker) {
+    solve_island(s.task_island[first + task], worker, nullptr);
   });
 
   SolverStatistics& stats = out.statistics;

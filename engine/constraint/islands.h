@@ -22,6 +22,7 @@ class ThreadPool;
 // the rows with their columns renumbered within the island.
 struct IslandProblem {
   std::vector<int> parent, depth, address, row_nnz, row_adr, col, cone_of_row;
+  std::vector<unsigned char> joined;  // same_columns_as_previous of each row
   std::vector<double> mass, mass_factor, mass_inverse_diagonal, qacc_smooth, qfrc_smooth;
   std::vector<double> qacc_start, ma_start, jar_start, J, R, D, aref, frictionloss;
   std::vector<RowType> type;
@@ -45,6 +46,7 @@ struct IslandScratch {
   std::vector<int> dof_start, row_start;                  // per island, into the orders (+1 entry)
   std::vector<int> next;                                  // sorting scratch
   std::vector<int> local_dof;                             // global dof -> index within its island
+  std::vector<unsigned char> joined;                      // the whole problem's joins_previous
   IslandProblem problem;                                  // the calling thread's island
   Kept<std::vector<IslandWorker>> workers;                // worker k's at k - 1 (Data::threads > 1)
   std::vector<int> task_island;                           // islands in the order threads take them
@@ -60,10 +62,10 @@ int find_islands(const ConstraintProblem& whole, IslandScratch& s);
 // outside the islands), force, qfrc_constraint; the statistics are the
 // island's with the most iterations (the first of those; converged only if
 // all did). Call after find_islands returned at least one island. With
-// threads > 1 the islands are shared among that many threads of `pool`;
-// each island's answer is the same on any thread.
+// whole.parallel (its threads, of `pool`), the islands are shared among the
+// threads, and an island holding most of the rows is solved first on all of
+// them; each island's answer is the same on any number of threads.
 void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWorkspace& workspace,
-                     void (*solve)(const ConstraintProblem&, SolverWorkspace&), ThreadPool& pool,
-                     int threads);
+                     void (*solve)(const ConstraintProblem&, SolverWorkspace&), ThreadPool& pool);
 
 }  // namespace pliant

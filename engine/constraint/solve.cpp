@@ -78,6 +78,10 @@ void solve_constraints(const Model& m, Data& d) {
   }
   SolverWorkspace& w = workspace(d).solver;
   ConstraintProblem p = constraint_problem(m, d);
+  // The passes over rows (and a large island's solve) share the step's
+  // threads; the results are the same on any number.
+  PoolLoop loop(workspace(d).pool, d.threads);
+  if (d.threads > 1) p.parallel = &loop;
   w.prepare(p);
 
   // Warm start: the cheaper of qacc_warmstart and qacc_smooth by total
@@ -104,19 +108,28 @@ void solve_constraints(const Model& m, Data& d) {
   // noslip solve the whole problem.
   const bool primal = m.options.solver != SolverType::kPgs;
   IslandScratch& islands = workspace(d).islands;
+  if (primal) {
+    // Which rows repeat the columns of the row before, once for every pass
+    // that asks (the islands', the solver's, the Hessian's pattern).
+    islands.joined.resize(nefc);
+    for_row_chunks(p, [&](int, int begin, int end, int) {
+      for (int i = begin; i < end; ++i) islands.joined[i] = same_columns_as_previous(p, i);
+    });
+    p.joins_previous = islands.joined.data();
+  }
   const bool by_island = primal && m.options.flags.island && m.options.noslip_iterations == 0 &&
                          find_islands(p, islands) > 0;
   switch (m.options.solver) {
     case SolverType::kNewton:
       if (by_island) {
-        solve_by_island(p, islands, w, solve_newton, workspace(d).pool, d.threads);
+        solve_by_island(p, islands, w, solve_newton, workspace(d).pool);
       } else {
         solve_newton(p, w);
       }
       break;
     case SolverType::kCg:
       if (by_island) {
-        solve_by_island(p, islands, w, solve_cg, workspace(d).pool, d.threads);
+        solve_by_island(p, islands, w, solve_cg, workspace(d).pool);
       } else {
         solve_cg(p, w);
       }

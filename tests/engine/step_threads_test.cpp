@@ -91,6 +91,37 @@ TEST(StepThreads, PileIsBitIdenticalOnAnyThreadCount) {
   EXPECT_GT(seen.contacts, 2 * 128);
 }
 
+// Two touching layers of 10 x 10 cubes beside a lone cube: an island of
+// thousands of rows, which the solver takes first and alone with every
+// thread on its passes over rows and columns (row chunks, J^T f by column
+// ranges, the line search, the gathering), then the small one.
+TEST(StepThreads, OneLargeIslandIsBitIdenticalOnAnyThreadCount) {
+  scenes::BoxStack stack;
+  stack.count = 200;
+  stack.per_row = 10;
+  stack.per_layer = 100;
+  stack.pitch_x = stack.pitch_y = stack.layer_height = 0.199;
+  stack.bottom = 0.0995;
+  stack.plane = 4;
+  stack.extra_bodies =
+      "<body pos='-1 -1 0.0995'><freejoint/><geom type='box' size='.1 .1 .1'/></body>";
+  const Model model = load_model_from_string(scenes::box_stack_xml(stack));
+  Seen seen;
+  expect_same_steps(model, {1, 2, 3}, 30, seen);
+  EXPECT_GE(seen.islands, 2);
+  // The largest island holds most rows, enough for several chunks.
+  Data d(model);
+  d.threads = 2;
+  step(model, d);
+  const IslandScratch& islands = workspace(d).islands;
+  int largest = 0;
+  for (size_t g = 0; g + 1 < islands.row_start.size(); ++g) {
+    largest = std::max(largest, islands.row_start[g + 1] - islands.row_start[g]);
+  }
+  EXPECT_GT(2 * largest, d.efc.count());
+  EXPECT_GT(largest, 3 * kRowsPerChunk);
+}
+
 // From 256 bodies the broadphase sweeps its cells on several threads too:
 // the same body pairs, in the same order.
 TEST(StepThreads, BroadphaseOfManyBodiesFindsTheSamePairs) {
