@@ -146,11 +146,11 @@ struct Data {
 
   // ---- settings ----
   // Threads one step may use: the broadphase, the narrow phase, the contact
-  // rows and the constraint islands are shared among them (the calling
-  // thread is one; workers are started on first use and kept by this Data,
-  // not by its copies). The results are bit-identical for every count. Worth it on large scenes
-  // (hundreds of bodies); on small ones the hand-offs cost more than they
-  // save.
+  // rows, the constraint islands and a large island's passes over its rows
+  // are shared among them (the calling thread is one; workers are started
+  // on first use and kept by this Data, not by its copies). The results are
+  // bit-identical for every count. Worth it on large scenes (hundreds of
+  // bodies); on small ones the hand-offs cost more than they save.
   int threads = 1;
 
   // ---- diagnostics ----

@@ -107,7 +107,7 @@ TEST(StepThreads, OneLargeIslandIsBitIdenticalOnAnyThreadCount) {
       "<body pos='-1 -1 0.0995'><freejoint/><geom type='box' size='.1 .1 .1'/></body>";
   const Model model = load_model_from_string(scenes::box_stack_xml(stack));
   Seen seen;
-  expect_same_steps(model, {1, 2, 3}, 30, seen);
+  expect_same_steps(model, {1, 2, 3}, 20, seen);
   EXPECT_GE(seen.islands, 2);
   // The largest island holds most rows, enough for several chunks.
   Data d(model);
