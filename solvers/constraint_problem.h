@@ -129,7 +129,7 @@ inline bool same_columns_as_previous(const ConstraintProblem& p, int i) {
 // The first row of chunk c of `chunks` (c == chunks: nefc): a cut in
 // proportion, moved past the rows of an elliptic cone it would split.
 inline int chunk_begin(const ConstraintProblem& p, int c, int chunks) {
-  int row = static_cast<int>(static_cast<long long>(p.nefc) * c / chunks);
+  int row = slice_begin(p.nefc, c, chunks);
   while (row < p.nefc && p.cone_of_row && p.cone_of_row[row] >= 0 &&
          p.cones[p.cone_of_row[row]].first_row != row) {
     ++row;

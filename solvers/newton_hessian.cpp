@@ -144,8 +144,8 @@ void add_rows_in_parallel(const ConstraintProblem& p, SolverWorkspace& w, const 
   grow(w.run_blocks, size);
   const int tasks = std::min(count, 8 * p.parallel->threads());
   parallel_for(p.parallel, tasks, [&](int t, int) {
-    const int end = static_cast<int>(static_cast<long long>(count) * (t + 1) / tasks);
-    for (int r = static_cast<int>(static_cast<long long>(count) * t / tasks); r < end; ++r) {
+    const int end = slice_begin(count, t + 1, tasks);
+    for (int r = slice_begin(count, t, tasks); r < end; ++r) {
       const int n = p.row_nnz[w.runs[r]];
       double* block = w.run_blocks.data() + w.run_block[r];
       std::fill_n(block, static_cast<size_t>(n) * (n + 1) / 2, 0.0);

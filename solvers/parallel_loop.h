@@ -40,6 +40,12 @@ void parallel_for(ParallelLoop* loop, int count, Task&& task) {
       &task);
 }
 
+// The first of `count` items in slice s of `slices` (s == slices: count),
+// slices of sizes in proportion.
+inline int slice_begin(int count, int s, int slices) {
+  return static_cast<int>(static_cast<long long>(count) * s / slices);
+}
+
 // Problems from this many rows are cut into row chunks (row_chunks): fewer
 // rows stay one chunk, so small problems sum exactly as they always have.
 constexpr int kRowsPerChunk = 2048;

@@ -45,19 +45,25 @@ namespace {
 
 constexpr int kRefresh = 50;
 
-// joined[i]: row i lists row i - 1's columns (a contact's pyramid rows, a
-// weld's six); run_end[i]: the end of the run of rows from i that list row
+// Whether each row lists row i - 1's columns (a contact's pyramid rows, a
+// weld's six): the problem's joins_previous, or else worked out here into
+// w.joined; and run_end[i], the end of the run of rows from i that list row
 // i's columns.
-void find_row_runs(const ConstraintProblem& p, SolverWorkspace& w) {
-  w.joined.resize(p.nefc);
-  for_row_chunks(p, [&](int, int begin, int end, int) {
-    for (int i = begin; i < end; ++i) w.joined[i] = same_columns_as_previous(p, i);
-  });
+const unsigned char* find_row_runs(const ConstraintProblem& p, SolverWorkspace& w) {
+  const unsigned char* joined = p.joins_previous;
+  if (joined == nullptr) {
+    w.joined.resize(p.nefc);
+    for_row_chunks(p, [&](int, int begin, int end, int) {
+      for (int i = begin; i < end; ++i) w.joined[i] = same_columns_as_previous(p, i);
+    });
+    joined = w.joined.data();
+  }
   std::vector<int>& run_end = w.row_run_end;
   run_end.resize(p.nefc);
   for (int i = p.nefc - 1; i >= 0; --i) {
-    run_end[i] = i + 1 < p.nefc && w.joined[i + 1] ? run_end[i + 1] : i + 1;
+    run_end[i] = i + 1 < p.nefc && joined[i + 1] ? run_end[i + 1] : i + 1;
   }
+  return joined;
 }
 
 int parallel_threads(const ConstraintProblem& p) { return p.parallel ? p.parallel->threads() : 1; }
@@ -68,7 +74,7 @@ void find_column_ranges(const ConstraintProblem& p, SolverWorkspace& w) {
   const int ranges = parallel_threads(p);
   w.range_column.resize(ranges + 1);
   for (int t = 0; t <= ranges; ++t) {
-    w.range_column[t] = static_cast<int>(static_cast<long long>(p.nv) * t / ranges);
+    w.range_column[t] = slice_begin(p.nv, t, ranges);
   }
   if (static_cast<int>(w.range_runs.size()) < ranges) w.range_runs.resize(ranges);
   for (int t = 0; t < ranges; ++t) w.range_runs[t].clear();
@@ -210,10 +216,9 @@ void precondition(const ConstraintProblem& p, SolverWorkspace& w, PrimalMethod m
 
 void solve_primal(const ConstraintProblem& given, SolverWorkspace& w, PrimalMethod method) {
   w.prepare(given);
-  find_row_runs(given, w);
-  // Every later pass asks the rows' runs of joined (worked out once here).
+  // Every later pass asks the rows' runs of these flags (worked out once).
   ConstraintProblem p = given;
-  p.joins_previous = w.joined.data();
+  p.joins_previous = find_row_runs(given, w);
   if (by_column_ranges(p)) find_column_ranges(p, w);
   SolverResult& r = w.result;
   SolverStatistics& stats = r.statistics;

@@ -27,7 +27,7 @@ struct SolverWorkspace {
   // entries of a vector are gathered in `gathered` (nv).
   std::vector<int> row_run_end;
   std::vector<double> gathered;
-  std::vector<unsigned char> joined;  // same_columns_as_previous of each row
+  std::vector<unsigned char> joined;  // each row's same_columns_as_previous, if p lacks them
   // On a parallel loop: worker k's `gathered` at k - 1, and J^T f by column
   // ranges, range t holding columns [range_column[t], range_column[t + 1])
   // and visiting the runs (their first rows) in range_runs[t].

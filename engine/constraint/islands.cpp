@@ -215,8 +215,8 @@ ConstraintProblem gather_island(const ConstraintProblem& whole, IslandScratch& s
   // The rows' entries and values, by chunks of rows (on `parallel`).
   const int chunks = row_chunks(m);
   parallel_for(parallel, chunks, [&](int c, int) {
-    const int end = static_cast<int>(static_cast<long long>(m) * (c + 1) / chunks);
-    for (int r = static_cast<int>(static_cast<long long>(m) * c / chunks); r < end; ++r) {
+    const int end = slice_begin(m, c + 1, chunks);
+    for (int r = slice_begin(m, c, chunks); r < end; ++r) {
       const int i = rows[r];
       const int adr = whole.row_adr[i];
       int at = q.row_adr[r];
@@ -240,8 +240,8 @@ ConstraintProblem gather_island(const ConstraintProblem& whole, IslandScratch& s
   // sparse row next to its neighbour in the whole problem has its columns
   // as it had there (renumbered alike); others are compared.
   parallel_for(parallel, chunks, [&](int c, int) {
-    const int end = static_cast<int>(static_cast<long long>(m) * (c + 1) / chunks);
-    for (int r = static_cast<int>(static_cast<long long>(m) * c / chunks); r < end; ++r) {
+    const int end = slice_begin(m, c + 1, chunks);
+    for (int r = slice_begin(m, c, chunks); r < end; ++r) {
       const int i = rows[r];
       if (!whole.dense_hessian && whole.joins_previous && r > 0 && rows[r - 1] == i - 1) {
         q.joined[r] = whole.joins_previous[i];
