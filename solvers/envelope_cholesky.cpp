@@ -100,12 +100,43 @@ bool EnvelopeCholesky::factor() {
   return true;
 }
 
-// Column by column from v's first non-zero: r = sqrt(L_jj^2 +- v_j^2),
+namespace {
+
+// One column's rotation in a rank-1 update: r = sqrt(L_jj^2 +- v_j^2),
 // c = r / L_jj, s = v_j / L_jj; below the diagonal
-// L_kj <- (L_kj +- s v_k) / c and v_k <- c v_k - s L_kj (new). The column
-// below the diagonal is contiguous in the dense square, listed by
+// L_kj <- (L_kj +- s v_k) / c and v_k <- c v_k - s L_kj (new).
+struct Rotation {
+  double c, s, sign_s, inverse_c;
+
+  // Rotates the diagonal entry `ljj` by `vj`; false (nothing changed) when
+  // the downdate would lose positive definiteness.
+  bool start(double& ljj, double& inverse_ljj, double vj, double sign) {
+    const double r2 = ljj * ljj + sign * vj * vj;
+    if (!(r2 > 1e-15 * ljj * ljj)) return false;
+    const double r = std::sqrt(r2);
+    c = r / ljj;
+    s = vj / ljj;
+    inverse_c = ljj / r;
+    sign_s = sign * s;
+    ljj = r;
+    inverse_ljj = 1 / r;
+    return true;
+  }
+  // Entry k below the diagonal: L_kj and v_k.
+  void apply(double& lkj, double& vk) const {
+    const double l = (lkj + sign_s * vk) * inverse_c;
+    lkj = l;
+    vk = c * vk - s * l;
+  }
+};
+
+}  // namespace
+
+// Column by column from v's first non-zero (Rotation). The column below the
+// diagonal is contiguous in the dense square (rank_one_dense), listed by
 // column_row_ and column_slot_ in the row envelope.
 bool EnvelopeCholesky::rank_one(double* v, bool downdate, int first) {
+  if (dense_) return rank_one_dense(v, downdate, first);
   const double sign = downdate ? -1 : 1;
   bool ok = true;
   int j = first;
@@ -115,34 +146,70 @@ bool EnvelopeCholesky::rank_one(double* v, bool downdate, int first) {
     if (vj == 0) continue;
     v[j] = 0;
     if (!ok) continue;
-    double& ljj = at(j, j);
-    const double r2 = ljj * ljj + sign * vj * vj;
-    if (!(r2 > 1e-15 * ljj * ljj)) {
+    Rotation rotation;
+    if (!rotation.start(at(j, j), inverse_diagonal_[j], vj, sign)) {
       ok = false;  // rank loss: the caller refactorises
       continue;
     }
-    const double r = std::sqrt(r2);
-    const double c = r / ljj, s = vj / ljj, inverse_c = ljj / r;
-    ljj = r;
-    inverse_diagonal_[j] = 1 / r;
-    const double sign_s = sign * s;
-    if (dense_) {
-      // Contiguous and distinct from v: the loop vectorises unchecked.
-      double* __restrict below = &ljj + 1;
-      double* __restrict rest = v + j + 1;
-      const int length = n_ - j - 1;
-      for (int k = 0; k < length; ++k) {
-        const double lkj = (below[k] + sign_s * rest[k]) * inverse_c;
-        below[k] = lkj;
-        rest[k] = c * rest[k] - s * lkj;
+    for (int e = column_start_[j]; e < column_start_[j + 1]; ++e) {
+      rotation.apply(values_[column_slot_[e]], v[column_row_[e]]);
+    }
+  }
+  return ok;
+}
+
+// The same rotations on the dense square, two columns per sweep where both
+// rotate: row j + 1 of column j is rotated first (it gives column j + 1's
+// v), then each row below takes column j's rotation and column j + 1's in
+// turn, so every entry sees the operations of one column at a time, in
+// order, and the factor is bit-identical; v and the rows below are read
+// and written once for the two columns.
+bool EnvelopeCholesky::rank_one_dense(double* v, bool downdate, int first) {
+  const double sign = downdate ? -1 : 1;
+  const int n = n_;
+  double* a = values_.data();
+  bool ok = true;
+  int j = first;
+  while (j < n && v[j] == 0) ++j;
+  for (; j < n; ++j) {
+    const double vj = v[j];
+    if (vj == 0) continue;
+    v[j] = 0;
+    if (!ok) continue;
+    double* __restrict column = a + static_cast<size_t>(j) * n;
+    Rotation one;
+    if (!one.start(column[j], inverse_diagonal_[j], vj, sign)) {
+      ok = false;  // rank loss: the caller refactorises
+      continue;
+    }
+    int below = j + 1;
+    if (below < n) {
+      one.apply(column[below], v[below]);
+      ++below;
+      Rotation two;
+      double* __restrict next = column + n;
+      if (v[j + 1] != 0 && two.start(next[j + 1], inverse_diagonal_[j + 1], v[j + 1], sign)) {
+        v[j + 1] = 0;
+        double* __restrict rest = v;
+        for (int k = below; k < n; ++k) {
+          double vk = rest[k];
+          double lk = (column[k] + one.sign_s * vk) * one.inverse_c;
+          column[k] = lk;
+          vk = one.c * vk - one.s * lk;
+          lk = (next[k] + two.sign_s * vk) * two.inverse_c;
+          next[k] = lk;
+          rest[k] = two.c * vk - two.s * lk;
+        }
+        ++j;
+        continue;
       }
-    } else {
-      for (int e = column_start_[j]; e < column_start_[j + 1]; ++e) {
-        const int k = column_row_[e];
-        double& lkj = values_[column_slot_[e]];
-        lkj = (lkj + sign_s * v[k]) * inverse_c;
-        v[k] = c * v[k] - s * lkj;
-      }
+    }
+    // Contiguous and distinct from v: the loop vectorises unchecked.
+    double* __restrict rest = v;
+    for (int k = below; k < n; ++k) {
+      const double lk = (column[k] + one.sign_s * rest[k]) * one.inverse_c;
+      column[k] = lk;
+      rest[k] = one.c * rest[k] - one.s * lk;
     }
   }
   return ok;
@@ -172,11 +239,13 @@ void EnvelopeCholesky::solve(double* x) const {
 // The dense square, column-major. Right-looking: column j is scaled by
 // 1 / L(j, j), then subtracted from the columns right of it. Entry (i, l)
 // still receives its products L(i, k) L(l, k) in ascending k, as in the row
-// envelope's factor().
+// envelope's factor(). Columns are finished in pairs (j, j + 1), so each
+// later column is read and written once for both: its entries take the
+// product of column j, then of column j + 1, in that order as before.
 bool EnvelopeCholesky::factor_dense() {
   const int n = n_;
   double* a = values_.data();
-  for (int j = 0; j < n; ++j) {
+  const auto finish_column = [&](int j) {
     double* column_j = a + static_cast<size_t>(j) * n;
     const double d = column_j[j];
     if (!(d > 0)) return false;
@@ -184,16 +253,44 @@ bool EnvelopeCholesky::factor_dense() {
     const double inverse = 1 / column_j[j];
     inverse_diagonal_[j] = inverse;
     for (int i = j + 1; i < n; ++i) column_j[i] *= inverse;
-    for (int l = j + 1; l < n; ++l) {
-      const double l_lj = column_j[l];
-      if (l_lj == 0) continue;
-      // Distinct columns: no aliasing, so the loop vectorises unchecked.
+    return true;
+  };
+  // Column l (rows l..n-1) -= column `source` (same rows) * L(l, source).
+  const auto subtract_one = [&](int source, int l) {
+    const double* column_s = a + static_cast<size_t>(source) * n;
+    const double l_ls = column_s[l];
+    if (l_ls == 0) return;
+    // Distinct columns: no aliasing, so the loop vectorises unchecked.
+    double* __restrict target = a + static_cast<size_t>(l) * n + l;
+    const double* __restrict from = column_s + l;
+    const int length = n - l;
+    for (int i = 0; i < length; ++i) target[i] -= from[i] * l_ls;
+  };
+  int j = 0;
+  for (; j + 1 < n; j += 2) {
+    if (!finish_column(j)) return false;
+    subtract_one(j, j + 1);
+    if (!finish_column(j + 1)) return false;
+    const double* __restrict first = a + static_cast<size_t>(j) * n;
+    const double* __restrict second = first + n;
+    for (int l = j + 2; l < n; ++l) {
+      const double l_first = first[l], l_second = second[l];
+      if (l_first == 0 || l_second == 0) {
+        subtract_one(j, l);
+        subtract_one(j + 1, l);
+        continue;
+      }
       double* __restrict target = a + static_cast<size_t>(l) * n + l;
-      const double* __restrict source = column_j + l;
+      const double* __restrict from_first = first + l;
+      const double* __restrict from_second = second + l;
       const int length = n - l;
-      for (int i = 0; i < length; ++i) target[i] -= source[i] * l_lj;
+      for (int i = 0; i < length; ++i) {
+        const double t = target[i] - from_first[i] * l_first;
+        target[i] = t - from_second[i] * l_second;
+      }
     }
   }
+  if (j < n && !finish_column(j)) return false;
   return true;
 }
 

@@ -60,6 +60,7 @@ class EnvelopeCholesky {
 
  private:
   bool factor_dense();
+  bool rank_one_dense(double* v, bool downdate, int first);
   void solve_dense(double* x) const;
 
   int n_ = 0;

@@ -89,6 +89,76 @@ TEST(EnvelopeCholesky, RankOneUpdatesMatchAFreshFactorisation) {
   }
 }
 
+// The dense layout's factor and rank-1 updates (two columns per sweep) do
+// the row envelope's operations in its order: bit for bit equal to the
+// textbook formulas, on even and odd sizes, with zeros in the matrix and in
+// the update vectors.
+TEST(EnvelopeCholesky, DenseLayoutIsBitIdenticalToTheRowFormulas) {
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> normal(0, 1);
+  for (int n : {26, 27}) {
+    Eigen::MatrixXd b(n, n);
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) b(i, j) = rng() % 4 == 0 ? 0.0 : normal(rng);
+    }
+    const Eigen::MatrixXd hessian = b * b.transpose() + n * Eigen::MatrixXd::Identity(n, n);
+    EnvelopeCholesky h;
+    h.begin_pattern(n);
+    h.make_dense();
+    h.finish_pattern();
+    h.clear_values();
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j <= i; ++j) h.at(i, j) = hessian(i, j);
+    }
+    ASSERT_TRUE(h.factor());
+    // L(i, j) = (H(i, j) - sum_k L(i, k) L(j, k)) / L(j, j), k ascending.
+    Eigen::MatrixXd l = Eigen::MatrixXd::Zero(n, n);
+    std::vector<double> inverse(n);
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j <= i; ++j) {
+        double sum = hessian(i, j);
+        for (int k = 0; k < j; ++k) sum -= l(i, k) * l(j, k);
+        if (j < i) {
+          l(i, j) = sum * inverse[j];
+        } else {
+          l(i, i) = std::sqrt(sum);
+          inverse[i] = 1 / l(i, i);
+        }
+      }
+    }
+    const auto expect_equal = [&](const char* when) {
+      for (int i = 0; i < n; ++i) {
+        for (int j = 0; j <= i; ++j) {
+          ASSERT_EQ(h.at(i, j), l(i, j)) << when << " n " << n << " (" << i << ", " << j << ")";
+        }
+      }
+    };
+    expect_equal("factor");
+    for (int update = 0; update < 6; ++update) {
+      std::vector<double> v(n, 0.0);
+      const int first = static_cast<int>(rng() % (n - 2));
+      for (int k = first; k < n; ++k) v[k] = rng() % 3 == 0 ? 0.0 : normal(rng);
+      const bool downdate = update % 3 == 2;
+      std::vector<double> w = v;
+      ASSERT_TRUE(h.rank_one(v.data(), downdate, first));
+      // Column by column: r = sqrt(L_jj^2 +- w_j^2), then each row below.
+      const double sign = downdate ? -1 : 1;
+      for (int j = first; j < n; ++j) {
+        if (w[j] == 0) continue;
+        const double ljj = l(j, j), r = std::sqrt(ljj * ljj + sign * w[j] * w[j]);
+        const double c = r / ljj, s = w[j] / ljj, inverse_c = ljj / r;
+        l(j, j) = r;
+        w[j] = 0;
+        for (int k = j + 1; k < n; ++k) {
+          l(k, j) = (l(k, j) + sign * s * w[k]) * inverse_c;
+          w[k] = c * w[k] - s * l(k, j);
+        }
+      }
+      expect_equal(downdate ? "downdate" : "update");
+    }
+  }
+}
+
 // A downdate that removes more than the matrix holds reports rank loss.
 TEST(EnvelopeCholesky, DowndateReportsRankLoss) {
   EnvelopeCholesky h;
