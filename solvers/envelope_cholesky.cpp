@@ -36,7 +36,7 @@ void EnvelopeCholesky::finish_pattern() {
       row_base_[i] = i;
       column_base_[i] = i * n_;
     }
-    values_.assign(static_cast<size_t>(n_) * n_, 0.0);
+    values_.resize(static_cast<size_t>(n_) * n_);
     return;
   }
   adr_.resize(n_ + 1);
@@ -48,7 +48,7 @@ void EnvelopeCholesky::finish_pattern() {
     column_base_[i] = i;
     for (int j = first_[i]; j < i; ++j) ++column_start_[j + 1];
   }
-  values_.assign(total, 0.0);
+  values_.resize(total);
   for (int j = 0; j < n_; ++j) column_start_[j + 1] += column_start_[j];
   column_row_.resize(column_start_[n_]);
   column_slot_.resize(column_start_[n_]);
@@ -74,7 +74,18 @@ double EnvelopeCholesky::pattern_factor_work() const {
   return work;
 }
 
-void EnvelopeCholesky::clear_values() { std::fill(values_.begin(), values_.end(), 0.0); }
+// The dense square's upper triangle is never read: only the lower one
+// (column j from row j on) is cleared.
+void EnvelopeCholesky::clear_values() {
+  if (!dense_) {
+    std::fill(values_.begin(), values_.end(), 0.0);
+    return;
+  }
+  for (int j = 0; j < n_; ++j) {
+    double* column = values_.data() + static_cast<size_t>(j) * n_;
+    std::fill(column + j, column + n_, 0.0);
+  }
+}
 
 // Row by row: L(i,j) = (H(i,j) - sum_k L(i,k) L(j,k)) / L(j,j) over the
 // common envelope k in [max(first_i, first_j), j), and
@@ -298,20 +309,65 @@ bool EnvelopeCholesky::factor_dense() {
 void EnvelopeCholesky::solve_dense(double* x) const {
   const int n = n_;
   const double* a = values_.data();
-  for (int j = 0; j < n; ++j) {
+  const auto column = [&](int j) { return a + static_cast<size_t>(j) * n; };
+  // Forward, two columns at a time where both x's are non-zero: each x[i]
+  // below takes column j's product, then column j + 1's, as one at a time.
+  int j = 0;
+  while (j < n) {
     const double xj = x[j] * inverse_diagonal_[j];
     x[j] = xj;
-    if (xj == 0) continue;
-    const double* __restrict below = a + static_cast<size_t>(j) * n + j + 1;
-    double* __restrict rest = x + j + 1;
-    const int length = n - j - 1;
-    for (int i = 0; i < length; ++i) rest[i] -= below[i] * xj;
+    if (xj == 0) {
+      ++j;
+      continue;
+    }
+    const double* __restrict first = column(j);
+    double* __restrict rest = x;
+    int i = j + 1;
+    if (i < n) {
+      rest[i] -= first[i] * xj;
+      const double xj1 = rest[i] * inverse_diagonal_[i];
+      if (xj1 != 0) {
+        rest[i] = xj1;
+        const double* __restrict second = column(i);
+        for (++i; i < n; ++i) {
+          const double t = rest[i] - first[i] * xj;
+          rest[i] = t - second[i] * xj1;
+        }
+        j += 2;
+        continue;
+      }
+      ++i;
+    }
+    for (; i < n; ++i) rest[i] -= first[i] * xj;
+    ++j;
   }
-  for (int i = n - 1; i >= 0; --i) {
+  // Backward along rows (stride n), two rows at a time likewise: x[k]
+  // takes row i's product, then row i - 1's; the two entries of each
+  // column are adjacent.
+  int i = n - 1;
+  while (i >= 0) {
     const double xi = x[i] * inverse_diagonal_[i];
     x[i] = xi;
-    if (xi == 0) continue;
-    for (int k = 0; k < i; ++k) x[k] -= a[static_cast<size_t>(k) * n + i] * xi;
+    if (xi == 0) {
+      --i;
+      continue;
+    }
+    if (i >= 1) {
+      x[i - 1] -= a[static_cast<size_t>(i - 1) * n + i] * xi;
+      const double xi1 = x[i - 1] * inverse_diagonal_[i - 1];
+      if (xi1 != 0) {
+        x[i - 1] = xi1;
+        for (int k = 0; k < i - 1; ++k) {
+          const double* entries = a + static_cast<size_t>(k) * n + i - 1;
+          const double t = x[k] - entries[1] * xi;
+          x[k] = t - entries[0] * xi1;
+        }
+        i -= 2;
+        continue;
+      }
+    }
+    for (int k = 0; k < i - 1; ++k) x[k] -= a[static_cast<size_t>(k) * n + i] * xi;
+    --i;
   }
 }
 

@@ -30,7 +30,8 @@ class EnvelopeCholesky {
   // Makes every entry of the lower triangle part of the envelope.
   void make_dense();
   // Lays out the storage and the per-column row lists; nothing to do when the
-  // pattern is the one laid out last. Values are set by clear_values().
+  // pattern is the one laid out last. The values are then unset: call
+  // clear_values() before setting entries.
   void finish_pattern();
   // factor_work() of the pattern so far, before finish_pattern().
   double pattern_factor_work() const;

@@ -22,6 +22,7 @@ Eigen::MatrixXd random_envelope_matrix(int n, std::mt19937_64& rng, EnvelopeChol
   h.begin_pattern(n);
   for (int i = 0; i < n; ++i) h.widen(i, std::max(0, i - static_cast<int>(uniform(rng) * 5)));
   h.finish_pattern();
+  h.clear_values();
   Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(n, n);
   for (int i = 0; i < n; ++i) {
     for (int j = h.first(i); j < i; ++j) dense(i, j) = dense(j, i) = uniform(rng) - 0.5;
@@ -89,10 +90,10 @@ TEST(EnvelopeCholesky, RankOneUpdatesMatchAFreshFactorisation) {
   }
 }
 
-// The dense layout's factor and rank-1 updates (two columns per sweep) do
-// the row envelope's operations in its order: bit for bit equal to the
-// textbook formulas, on even and odd sizes, with zeros in the matrix and in
-// the update vectors.
+// The dense layout's factor, rank-1 updates and solves (two columns per
+// sweep) do the row envelope's operations in its order: bit for bit equal
+// to the textbook formulas, on even and odd sizes, with zeros in the
+// matrix, the update vectors and the right-hand sides.
 TEST(EnvelopeCholesky, DenseLayoutIsBitIdenticalToTheRowFormulas) {
   std::mt19937_64 rng(3);
   std::normal_distribution<double> normal(0, 1);
@@ -156,6 +157,25 @@ TEST(EnvelopeCholesky, DenseLayoutIsBitIdenticalToTheRowFormulas) {
       }
       expect_equal(downdate ? "downdate" : "update");
     }
+    // Solves, with zeros in the right-hand side: forward and backward
+    // substitution, each x taking its products in order.
+    for (int trial = 0; trial < 4; ++trial) {
+      std::vector<double> x(n);
+      for (int i = 0; i < n; ++i) x[i] = rng() % 3 == 0 ? 0.0 : normal(rng);
+      std::vector<double> expected = x;
+      h.solve(x.data());
+      for (int i = 0; i < n; ++i) {
+        double t = expected[i];
+        for (int k = 0; k < i; ++k) t -= l(i, k) * expected[k];
+        expected[i] = t * (1 / l(i, i));
+      }
+      for (int i = n - 1; i >= 0; --i) {
+        double t = expected[i];
+        for (int k = n - 1; k > i; --k) t -= l(k, i) * expected[k];
+        expected[i] = t * (1 / l(i, i));
+      }
+      for (int i = 0; i < n; ++i) ASSERT_EQ(x[i], expected[i]) << "solve n " << n << " x " << i;
+    }
   }
 }
 
@@ -165,6 +185,7 @@ TEST(EnvelopeCholesky, DowndateReportsRankLoss) {
   h.begin_pattern(2);
   h.make_dense();
   h.finish_pattern();
+  h.clear_values();
   h.at(0, 0) = 1;
   h.at(1, 1) = 1;
   ASSERT_TRUE(h.factor());
