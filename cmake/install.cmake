@@ -13,6 +13,15 @@ foreach(target pliant_model pliant_solvers pliant_engine)
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   target_compile_features(${target} PUBLIC cxx_std_20)
+  # Eigen aligns its heap blocks and fixed-size members to the widest vector
+  # the compiler may use: 32 bytes with AVX (PLIANT_AVX), 16 without, and
+  # frees a block by the same rule. The public headers hold Eigen types, so
+  # code that uses them must be compiled for the same instruction set as the
+  # libraries (else it frees Pliant's blocks with the wrong deallocator):
+  # the targets hand -mavx on to their users.
+  if(PLIANT_AVX)
+    target_compile_options(${target} INTERFACE -mavx)
+  endif()
 endforeach()
 set_target_properties(pliant_model PROPERTIES EXPORT_NAME model)
 set_target_properties(pliant_solvers PROPERTIES EXPORT_NAME solvers)
