@@ -204,12 +204,9 @@ bool EnvelopeCholesky::rank_one_dense(double* v, bool downdate, int first) {
         double* __restrict rest = v;
         for (int k = below; k < n; ++k) {
           double vk = rest[k];
-          double lk = (column[k] + one.sign_s * vk) * one.inverse_c;
-          column[k] = lk;
-          vk = one.c * vk - one.s * lk;
-          lk = (next[k] + two.sign_s * vk) * two.inverse_c;
-          next[k] = lk;
-          rest[k] = two.c * vk - two.s * lk;
+          one.apply(column[k], vk);
+          two.apply(next[k], vk);
+          rest[k] = vk;
         }
         ++j;
         continue;
@@ -217,11 +214,7 @@ bool EnvelopeCholesky::rank_one_dense(double* v, bool downdate, int first) {
     }
     // Contiguous and distinct from v: the loop vectorises unchecked.
     double* __restrict rest = v;
-    for (int k = below; k < n; ++k) {
-      const double lk = (column[k] + one.sign_s * rest[k]) * one.inverse_c;
-      column[k] = lk;
-      rest[k] = one.c * rest[k] - one.s * lk;
-    }
+    for (int k = below; k < n; ++k) one.apply(column[k], rest[k]);
   }
   return ok;
 }
