@@ -78,13 +78,25 @@ constexpr double kMaxTotalSteps = 400000;
 
 struct Run {
   double low = 0, high = 0;  // extremes of the length in the final window
+  bool diverged = false;     // the state went bad (and step() reset it)
 };
+
+// The warnings step() records when it resets a diverged state.
+int bad_state_warnings(const Data& d) {
+  int count = 0;
+  for (WarningKind kind : {WarningKind::kBadQpos, WarningKind::kBadQvel, WarningKind::kBadQacc}) {
+    count += d.warnings[static_cast<int>(kind)].count;
+  }
+  return count;
+}
 
 // One pull: direction -1 shortens, +1 lengthens. Each step first lets the
 // velocity decay, then (at the step's configuration) applies
 // f = direction accel J^T / |M^-1 J^T|, J the actuator's moment row, and
 // steps; the length before the step counts once the time after it is
 // within the final window (the time summed step by step, as MuJoCo does).
+// A pull whose state diverges stops there: step() would reset the time to
+// zero and the pull would never end.
 Run pull(const Model& sim, int i, double direction) {
   const LengthRangeOptions& o = sim.lengthrange;
   Data d(sim);
@@ -104,6 +116,10 @@ Run pull(const Model& sim, int i, double direction) {
     d.qfrc_applied = force;
     const double length = d.actuator_length[i];
     step(sim, d);
+    if (bad_state_warnings(d) > 0) {
+      run.diverged = true;
+      return run;
+    }
     if (d.time > o.inttotal - o.interval) {
       if (length < run.low || !recorded) run.low = length;
       if (length > run.high || !recorded) run.high = length;
@@ -164,6 +180,13 @@ void compute_length_ranges(Model& m) {
                           "or a longer timestep");
     }
     const Run shorter = pull(sim, i, -1), longer = pull(sim, i, 1);
+    if (shorter.diverged || longer.diverged) {
+      throw LoadError(where.file, where.line,
+                      what +
+                          "the length range simulation diverged (NaN, Inf or huge values in "
+                          "the state); give the actuator a lengthrange, or <compiler>"
+                          "<lengthrange> a smaller accel or a maxforce");
+    }
     const double low = shorter.low, high = longer.high, span = high - low;
     if (!(span > 0)) {
       throw LoadError(where.file, where.line,

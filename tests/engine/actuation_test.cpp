@@ -7,6 +7,7 @@
 #include "engine/model_constants.h"
 #include "pliant/forward.h"
 #include "pliant/load.h"
+#include "pliant/load_error.h"
 #include "pliant/step.h"
 
 namespace pliant {
@@ -285,6 +286,24 @@ TEST(Actuation, LengthRangeOptionsChooseHowRangesAreFound) {
   EXPECT_LT(simulated[0], -0.05 + 1e-3);
   EXPECT_GT(simulated[1], 0.1 - 1e-3);
   EXPECT_LT(simulated[1], 0.1 + 1e-3);
+}
+
+// A pull whose state diverges is a load error naming the actuator: step()
+// resets a diverged state, time included, so the pull would otherwise run
+// for ever (a fuzzed model did).
+TEST(Actuation, DivergingLengthRangeSimulationIsALoadError) {
+  const std::string model = R"(<mujoco><compiler><lengthrange accel="1e10"/></compiler>
+    <worldbody><body><joint name="j" type="slide" axis="1 0 0"/>
+      <geom type="sphere" size="0.1" mass="1"/></body></worldbody>
+    <actuator><muscle name="pull" joint="j"/></actuator></mujoco>)";
+  try {
+    load_model_from_string(model);
+    FAIL() << "expected a LoadError";
+  } catch (const LoadError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("actuator 'pull'"), std::string::npos) << what;
+    EXPECT_NE(what.find("diverged"), std::string::npos) << what;
+  }
 }
 
 }  // namespace pliant
