@@ -91,21 +91,45 @@ void EnvelopeCholesky::clear_values() {
 // common envelope k in [max(first_i, first_j), j), and
 // L(i,i) = sqrt(H(i,i) - sum_k L(i,k)^2). Divisions go through the kept
 // reciprocals of the diagonal (a multiply is several times cheaper).
+// Entries j and j + 1 of a row are found together: row i is read once for
+// both sums, which form two independent chains; each sum still takes its
+// products in ascending k, so the factor is the formula's bit for bit.
 bool EnvelopeCholesky::factor() {
   if (dense_) return factor_dense();
   for (int i = 0; i < n_; ++i) {
     double* row_i = values_.data() + adr_[i] - first_[i];  // row_i[j] = (i, j)
-    for (int j = first_[i]; j <= i; ++j) {
+    const int first_i = first_[i];
+    int j = first_i;
+    for (; j + 1 <= i; j += 2) {
       const double* row_j = values_.data() + adr_[j] - first_[j];
-      double sum = row_i[j];
-      for (int k = std::max(first_[i], first_[j]); k < j; ++k) sum -= row_i[k] * row_j[k];
-      if (j < i) {
-        row_i[j] = sum * inverse_diagonal_[j];
+      const double* row_next = values_.data() + adr_[j + 1] - first_[j + 1];
+      const int begin = std::max(first_i, first_[j]);
+      const int begin_next = std::max(first_i, first_[j + 1]);  // at most j + 1
+      const int shared = std::min(std::max(begin, begin_next), j);
+      double sum = row_i[j], sum_next = row_i[j + 1];
+      for (int k = begin; k < shared; ++k) sum -= row_i[k] * row_j[k];
+      for (int k = begin_next; k < shared; ++k) sum_next -= row_i[k] * row_next[k];
+      for (int k = shared; k < j; ++k) {
+        const double lik = row_i[k];
+        sum -= lik * row_j[k];
+        sum_next -= lik * row_next[k];
+      }
+      row_i[j] = sum * inverse_diagonal_[j];
+      if (begin_next <= j) sum_next -= row_i[j] * row_next[j];
+      if (j + 1 < i) {
+        row_i[j + 1] = sum_next * inverse_diagonal_[j + 1];
       } else {
-        if (!(sum > 0)) return false;
-        row_i[i] = std::sqrt(sum);
+        if (!(sum_next > 0)) return false;
+        row_i[i] = std::sqrt(sum_next);
         inverse_diagonal_[i] = 1 / row_i[i];
       }
+    }
+    if (j == i) {  // the diagonal left over
+      double sum = row_i[i];
+      for (int k = first_i; k < i; ++k) sum -= row_i[k] * row_i[k];
+      if (!(sum > 0)) return false;
+      row_i[i] = std::sqrt(sum);
+      inverse_diagonal_[i] = 1 / row_i[i];
     }
   }
   return true;

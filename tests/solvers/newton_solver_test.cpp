@@ -90,6 +90,52 @@ TEST(EnvelopeCholesky, RankOneUpdatesMatchAFreshFactorisation) {
   }
 }
 
+// The envelope factor (two entries of a row at a time) does the row
+// formula's operations in its order: bit for bit equal to it, on rows of
+// odd and even length, with rows that start at their diagonal and zeros in
+// the matrix.
+TEST(EnvelopeCholesky, EnvelopeFactorIsBitIdenticalToTheRowFormulas) {
+  std::mt19937_64 rng(4);
+  std::normal_distribution<double> normal(0, 1);
+  for (int n : {1, 2, 17, 40}) {
+    EnvelopeCholesky h;
+    h.begin_pattern(n);
+    for (int i = 0; i < n; ++i) h.widen(i, std::max(0, i - static_cast<int>(rng() % 9)));
+    h.finish_pattern();
+    h.clear_values();
+    Eigen::MatrixXd hessian = Eigen::MatrixXd::Zero(n, n);
+    for (int i = 0; i < n; ++i) {
+      for (int j = h.first(i); j < i; ++j) {
+        hessian(i, j) = hessian(j, i) = rng() % 4 == 0 ? 0.0 : normal(rng);
+      }
+      hessian(i, i) = 10 + std::abs(normal(rng));
+    }
+    for (int i = 0; i < n; ++i) {
+      for (int j = h.first(i); j <= i; ++j) h.at(i, j) = hessian(i, j);
+    }
+    ASSERT_TRUE(h.factor());
+    Eigen::MatrixXd l = Eigen::MatrixXd::Zero(n, n);
+    std::vector<double> inverse(n);
+    for (int i = 0; i < n; ++i) {
+      for (int j = h.first(i); j <= i; ++j) {
+        double sum = hessian(i, j);
+        for (int k = std::max(h.first(i), h.first(j)); k < j; ++k) sum -= l(i, k) * l(j, k);
+        if (j < i) {
+          l(i, j) = sum * inverse[j];
+        } else {
+          l(i, i) = std::sqrt(sum);
+          inverse[i] = 1 / l(i, i);
+        }
+      }
+    }
+    for (int i = 0; i < n; ++i) {
+      for (int j = h.first(i); j <= i; ++j) {
+        ASSERT_EQ(h.at(i, j), l(i, j)) << "n " << n << " (" << i << ", " << j << ")";
+      }
+    }
+  }
+}
+
 // The dense layout's factor, rank-1 updates and solves (two columns per
 // sweep) do the row envelope's operations in its order: bit for bit equal
 // to the textbook formulas, on even and odd sizes, with zeros in the
