@@ -81,13 +81,12 @@ struct Run {
   bool diverged = false;     // the state went bad (and step() reset it)
 };
 
-// The warnings step() records when it resets a diverged state.
-int bad_state_warnings(const Data& d) {
-  int count = 0;
+// Whether step() has reset a diverged state (it records one of these).
+bool diverged(const Data& d) {
   for (WarningKind kind : {WarningKind::kBadQpos, WarningKind::kBadQvel, WarningKind::kBadQacc}) {
-    count += d.warnings[static_cast<int>(kind)].count;
+    if (d.warnings[static_cast<int>(kind)].count > 0) return true;
   }
-  return count;
+  return false;
 }
 
 // One pull: direction -1 shortens, +1 lengthens. Each step first lets the
@@ -116,7 +115,7 @@ Run pull(const Model& sim, int i, double direction) {
     d.qfrc_applied = force;
     const double length = d.actuator_length[i];
     step(sim, d);
-    if (bad_state_warnings(d) > 0) {
+    if (diverged(d)) {
       run.diverged = true;
       return run;
     }

@@ -96,6 +96,13 @@ void EnvelopeCholesky::clear_values() {
 // products in ascending k, so the factor is the formula's bit for bit.
 bool EnvelopeCholesky::factor() {
   if (dense_) return factor_dense();
+  // L(i, i) from the sum left; false when H is not positive definite.
+  const auto set_diagonal = [this](int i, double* row_i, double sum) {
+    if (!(sum > 0)) return false;
+    row_i[i] = std::sqrt(sum);
+    inverse_diagonal_[i] = 1 / row_i[i];
+    return true;
+  };
   for (int i = 0; i < n_; ++i) {
     double* row_i = values_.data() + adr_[i] - first_[i];  // row_i[j] = (i, j)
     const int first_i = first_[i];
@@ -118,18 +125,14 @@ bool EnvelopeCholesky::factor() {
       if (begin_next <= j) sum_next -= row_i[j] * row_next[j];
       if (j + 1 < i) {
         row_i[j + 1] = sum_next * inverse_diagonal_[j + 1];
-      } else {
-        if (!(sum_next > 0)) return false;
-        row_i[i] = std::sqrt(sum_next);
-        inverse_diagonal_[i] = 1 / row_i[i];
+      } else if (!set_diagonal(i, row_i, sum_next)) {
+        return false;
       }
     }
     if (j == i) {  // the diagonal left over
       double sum = row_i[i];
       for (int k = first_i; k < i; ++k) sum -= row_i[k] * row_i[k];
-      if (!(sum > 0)) return false;
-      row_i[i] = std::sqrt(sum);
-      inverse_diagonal_[i] = 1 / row_i[i];
+      if (!set_diagonal(i, row_i, sum)) return false;
     }
   }
   return true;
