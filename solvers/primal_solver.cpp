@@ -290,8 +290,6 @@ void solve_primal(const ConstraintProblem& given, SolverWorkspace& w, PrimalMeth
     std::swap(w.state, w.old_state);  // update_constraints writes every state
     const double old_cost = cost;
     cost = update_constraints(p, w, newton);
-    if (newton) update_hessian(p, w);
-    precondition(p, w, method);
 
     IterationStatistics it;
     it.improvement = p.scale * (old_cost - cost);
@@ -309,6 +307,13 @@ void solve_primal(const ConstraintProblem& given, SolverWorkspace& w, PrimalMeth
       stats.converged = true;
       break;
     }
+    if (iter + 1 == p.iterations) break;
+
+    // H (kept current by rank-1 updates from the old states) and the
+    // preconditioned gradient are needed only for a next direction, so
+    // they wait until the iteration is known not to be the last.
+    if (newton) update_hessian(p, w);
+    precondition(p, w, method);
 
     // Next direction: Newton -H^-1 grad; PCG -M^-1 grad + beta s with
     // beta = max(0, grad^T (Mgrad - Mgrad_old) / (grad_old^T Mgrad_old)).
