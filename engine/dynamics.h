@@ -5,9 +5,11 @@
 
 namespace pliant {
 
-// The tree sparsity of the model's mass matrix (dof parents, row addresses).
+// The tree sparsity of the model's mass matrix (dof parents, row addresses,
+// each entry's column).
 inline TreeSparsity mass_sparsity(const Model& model) {
-  return {model.nv, model.dofs.parent.data(), model.dofs.madr.data()};
+  return {model.nv, model.dofs.parent.data(), model.dofs.madr.data(), model.dofs.mass_column.data(),
+          static_cast<int>(model.dofs.mass_column.size())};
 }
 
 // Joint-space inertia M by composite rigid bodies, with armature on the

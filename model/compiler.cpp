@@ -673,11 +673,10 @@ class Compiler {
   void set_mass_matrix_addresses() {
     Dofs& d = m_.dofs;
     // Sparse M stores, for each dof, its diagonal then its ancestor dofs:
-    // row i has 1 + depth(i) entries.
-    int address = 0;
+    // row i has 1 + depth(i) entries, the dofs mass_column lists.
     for (int i = 0; i < m_.nv; ++i) {
-      d.madr.push_back(address);
-      for (int k = i; k >= 0; k = d.parent[k]) ++address;
+      d.madr.push_back(static_cast<int>(d.mass_column.size()));
+      for (int k = i; k >= 0; k = d.parent[k]) d.mass_column.push_back(k);
     }
   }
 

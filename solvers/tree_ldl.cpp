@@ -42,28 +42,48 @@ void tree_ldl_solve(const TreeSparsity& tree, const double* factor, const double
 
 void tree_ldl_solve_range(const TreeSparsity& tree, const double* factor,
                           const double* inverse_diagonal, double* x, int begin, int end) {
+  const int* column = tree.column;
   for (int i = end - 1; i >= begin; --i) {
     const double xi = x[i];
     if (xi == 0) continue;
-    int slot = tree.address[i] + 1;
-    for (int j = tree.parent[i]; j >= 0; j = tree.parent[j], ++slot) x[j] -= factor[slot] * xi;
+    const int row_end = tree.row_end(i);
+    for (int slot = tree.address[i] + 1; slot < row_end; ++slot)
+      x[column[slot]] -= factor[slot] * xi;
   }
   for (int i = begin; i < end; ++i) x[i] *= inverse_diagonal[i];
   for (int i = begin; i < end; ++i) {
-    int slot = tree.address[i] + 1;
-    for (int j = tree.parent[i]; j >= 0; j = tree.parent[j], ++slot) x[i] -= factor[slot] * x[j];
+    const int row_end = tree.row_end(i);
+    double xi = x[i];
+    for (int slot = tree.address[i] + 1; slot < row_end; ++slot)
+      xi -= factor[slot] * x[column[slot]];
+    x[i] = xi;
   }
 }
 
+// Row i's own sum is kept in a register: the ancestors' entries it writes
+// are other rows', and later rows add to y[i] only after it is stored.
 void tree_multiply(const TreeSparsity& tree, const double* values, const double* x, double* y) {
+  const int* column = tree.column;
   for (int i = 0; i < tree.n; ++i) y[i] = values[tree.address[i]] * x[i];
   for (int i = 0; i < tree.n; ++i) {
-    int slot = tree.address[i] + 1;
-    for (int j = tree.parent[i]; j >= 0; j = tree.parent[j], ++slot) {
-      y[i] += values[slot] * x[j];
-      y[j] += values[slot] * x[i];
+    const int row_end = tree.row_end(i);
+    const double xi = x[i];
+    double yi = y[i];
+    for (int slot = tree.address[i] + 1; slot < row_end; ++slot) {
+      const int j = column[slot];
+      yi += values[slot] * x[j];
+      y[j] += values[slot] * xi;
     }
+    y[i] = yi;
   }
+}
+
+std::vector<int> tree_columns(int n, const int* parent) {
+  std::vector<int> column;
+  for (int i = 0; i < n; ++i) {
+    for (int j = i; j >= 0; j = parent[j]) column.push_back(j);
+  }
+  return column;
 }
 
 }  // namespace pliant

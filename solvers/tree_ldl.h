@@ -17,7 +17,14 @@ namespace pliant {
 struct TreeSparsity {
   int n = 0;
   const int* parent = nullptr;   // parent index, -1 at a root; parent[i] < i
-  const int* address = nullptr;  // first slot of each row
+  const int* address = nullptr;  // first slot of each row (rows in order, contiguous)
+  // The column of each slot: row i's are i, then its ancestors nearest
+  // first (tree_columns). Loops along a row read them instead of chasing
+  // parents, so no load waits for the one before it.
+  const int* column = nullptr;
+  int entries = 0;  // slots in all: row i ends where row i + 1 starts, the last here
+
+  int row_end(int i) const { return i + 1 < n ? address[i + 1] : entries; }
 
   // One kinematic tree (a robot alone, or one body): every dof but the
   // first has a parent. False when there is no dof.
@@ -47,5 +54,8 @@ void tree_ldl_solve_range(const TreeSparsity& tree, const double* factor,
 
 // y = M x for the (unfactored) matrix in row-ancestor storage.
 void tree_multiply(const TreeSparsity& tree, const double* values, const double* x, double* y);
+
+// TreeSparsity::column for the dofs' parents (its size is `entries`).
+std::vector<int> tree_columns(int n, const int* parent);
 
 }  // namespace pliant

@@ -153,6 +153,7 @@ ConstraintProblem gather_island(const ConstraintProblem& whole, IslandScratch& s
   grow(q.address, n + 1);
   q.mass.clear();
   q.mass_factor.clear();
+  q.mass_column.clear();
   grow(q.mass_inverse_diagonal, n);
   grow(q.qacc_smooth, n);
   grow(q.qfrc_smooth, n);
@@ -168,6 +169,13 @@ ConstraintProblem gather_island(const ConstraintProblem& whole, IslandScratch& s
     q.depth[j] = q.parent[j] < 0 ? 0 : q.depth[q.parent[j]] + 1;
     q.address[j] = static_cast<int>(q.mass.size());
     const int adr = whole.mass_tree.address[k];
+    // Row j's columns: j, then its parent's row's.
+    q.mass_column.push_back(j);
+    const int parent_row = q.parent[j] < 0 ? 0 : q.address[q.parent[j]];
+    for (int t = 0; t < q.depth[j]; ++t) {
+      const int column = q.mass_column[parent_row + t];
+      q.mass_column.push_back(column);
+    }
     q.mass.insert(q.mass.end(), whole.mass + adr, whole.mass + adr + q.depth[j] + 1);
     q.mass_factor.insert(q.mass_factor.end(), whole.mass_factor + adr,
                          whole.mass_factor + adr + q.depth[j] + 1);
@@ -272,7 +280,8 @@ ConstraintProblem gather_island(const ConstraintProblem& whole, IslandScratch& s
   ConstraintProblem p = whole;
   p.nv = n;
   p.nefc = m;
-  p.mass_tree = {n, q.parent.data(), q.address.data()};
+  p.mass_tree = {n, q.parent.data(), q.address.data(), q.mass_column.data(),
+                 static_cast<int>(q.mass_column.size())};
   p.mass = q.mass.data();
   p.mass_factor = q.mass_factor.data();
   p.mass_inverse_diagonal = q.mass_inverse_diagonal.data();

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/constraint/islands.h"
+#include "engine/dynamics.h"
 #include "engine/workspace.h"
 #include "solvers/cg_solver.h"
 #include "solvers/cost.h"
@@ -33,7 +34,7 @@ ConstraintProblem constraint_problem(const Model& m, Data& d) {
   ConstraintProblem p;
   p.nv = m.nv;
   p.nefc = nefc;
-  p.mass_tree = {m.nv, m.dofs.parent.data(), m.dofs.madr.data()};
+  p.mass_tree = mass_sparsity(m);
   p.mass = d.qM.data();
   p.mass_factor = d.qLD.data();
   p.mass_inverse_diagonal = d.qLDiagInv.data();

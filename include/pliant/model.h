@@ -239,6 +239,7 @@ struct Joints {
 struct Dofs {
   std::vector<int> body, joint, parent;  // parent dof, -1 at a root
   std::vector<int> madr;                 // first entry of this dof's row in sparse M
+  std::vector<int> mass_column;          // (nM) the dof of each entry of sparse M
   std::vector<SolRef> solref;            // friction loss
   std::vector<SolImp> solimp;            // friction loss
   std::vector<double> frictionloss;      // N or N m

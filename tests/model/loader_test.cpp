@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "pliant/load.h"
 #include "pliant/load_error.h"
@@ -35,6 +36,9 @@ TEST(Loader, LoadsSmallModelWithDefaultsAndIds) {
   EXPECT_EQ(m.id(ObjectType::kJoint, "jb"), 1);
   EXPECT_EQ(m.bodies.parent[2], 1);
   EXPECT_EQ(m.dofs.parent[1], 0);
+  // Sparse M: row 0 holds (0, 0), row 1 (1, 1) and (1, 0).
+  EXPECT_EQ(m.dofs.madr, (std::vector<int>{0, 1}));
+  EXPECT_EQ(m.dofs.mass_column, (std::vector<int>{0, 1, 0}));
   EXPECT_DOUBLE_EQ(m.joints.axis[0].y(), 1.0);
   // Sphere of density 500 and a box of density 2000 from the child class.
   EXPECT_NEAR(m.bodies.mass[1], 500 * 4.0 / 3.0 * M_PI * 0.001, 1e-12);

@@ -18,7 +18,7 @@ namespace {
 struct CoupledTrees {
   static constexpr int kTreeDofs = 3;
   int nv = 0, nefc = 0;
-  std::vector<int> parent, address, row_nnz, row_adr, col;
+  std::vector<int> parent, address, column, row_nnz, row_adr, col;
   std::vector<double> J, D;
   Eigen::MatrixXd base;  // block diagonal, one SPD block per tree (dof order)
   ConstraintProblem p;
@@ -57,7 +57,9 @@ struct CoupledTrees {
     }
     p.nv = nv;
     p.nefc = nefc;
-    p.mass_tree = {nv, parent.data(), address.data()};
+    column = tree_columns(nv, parent.data());
+    p.mass_tree = {nv, parent.data(), address.data(), column.data(),
+                   static_cast<int>(column.size())};
     p.row_nnz = row_nnz.data();
     p.row_adr = row_adr.data();
     p.col = col.data();

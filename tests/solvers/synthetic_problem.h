@@ -15,7 +15,7 @@ namespace pliant::testing {
 
 struct SyntheticProblem {
   int nv = 0;
-  std::vector<int> parent, madr;
+  std::vector<int> parent, madr, mass_column;
   std::vector<double> mass, factor, inverse_diagonal;
   std::vector<double> qacc_smooth, qfrc_smooth;
   std::vector<int> row_nnz, row_adr, col;
@@ -44,6 +44,7 @@ struct SyntheticProblem {
       for (int k = i; k >= 0; k = parent[k]) ++depth;
       slots += depth;
     }
+    mass_column = tree_columns(nv, parent.data());
     mass.assign(slots, 0.0);
     for (int i = 0; i < nv; ++i) {
       int slot = madr[i];
@@ -145,7 +146,10 @@ struct SyntheticProblem {
   SyntheticProblem(const SyntheticProblem&) = delete;
   SyntheticProblem& operator=(const SyntheticProblem&) = delete;
 
-  TreeSparsity tree() const { return {nv, parent.data(), madr.data()}; }
+  TreeSparsity tree() const {
+    return {nv, parent.data(), madr.data(), mass_column.data(),
+            static_cast<int>(mass_column.size())};
+  }
 };
 
 // A mix of every row type.

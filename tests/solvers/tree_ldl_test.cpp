@@ -4,6 +4,7 @@
 
 #include <Eigen/Dense>
 #include <random>
+#include <vector>
 
 namespace pliant {
 namespace {
@@ -42,7 +43,9 @@ TreeMatrix random_tree_matrix(int n, unsigned seed) {
 TEST(TreeLdl, SolveMatchesDenseSolve) {
   for (unsigned seed = 1; seed <= 20; ++seed) {
     TreeMatrix t = random_tree_matrix(40, seed);
-    const TreeSparsity tree{40, t.parent.data(), t.address.data()};
+    const std::vector<int> column = tree_columns(40, t.parent.data());
+    const TreeSparsity tree{40, t.parent.data(), t.address.data(), column.data(),
+                            static_cast<int>(column.size())};
     // Entries outside the ancestor pattern are zero: the layout is exact.
     for (int i = 0; i < 40; ++i) {
       for (int j = 0; j < i; ++j) {
@@ -66,6 +69,12 @@ TEST(TreeLdl, SolveMatchesDenseSolve) {
   }
 }
 
+TEST(TreeLdl, ColumnsListEachRowThenItsAncestors) {
+  // Two trees: 0 <- 1 <- 2 and 0 <- 3; 4 alone.
+  const std::vector<int> parent = {-1, 0, 1, 0, -1};
+  EXPECT_EQ(tree_columns(5, parent.data()), (std::vector<int>{0, 1, 0, 2, 1, 0, 3, 0, 4}));
+}
+
 TEST(TreeLdl, ChainAndForestAreSpecialCases) {
   // A single chain is a dense matrix; independent roots are diagonal blocks.
   for (bool chain : {true, false}) {
@@ -82,7 +91,9 @@ TEST(TreeLdl, ChainAndForestAreSpecialCases) {
         dense(i, j) = dense(j, i) = v;
       }
     }
-    const TreeSparsity tree{n, parent.data(), address.data()};
+    const std::vector<int> column = tree_columns(n, parent.data());
+    const TreeSparsity tree{n, parent.data(), address.data(), column.data(),
+                            static_cast<int>(column.size())};
     std::vector<double> inverse_diagonal(n);
     tree_ldl_factor(tree, values.data(), inverse_diagonal.data());
     Eigen::VectorXd x = Eigen::VectorXd::Ones(n);

@@ -34,7 +34,8 @@ TEST(Islands, RowsJoinTheTreesTheyTouch) {
   ConstraintProblem p;
   p.nv = 7;
   p.nefc = 3;
-  p.mass_tree = {7, parent.data(), address.data()};
+  const std::vector<int> column = tree_columns(7, parent.data());
+  p.mass_tree = {7, parent.data(), address.data(), column.data(), static_cast<int>(column.size())};
   p.mass = mass.data();
   p.row_nnz = row_nnz.data();
   p.row_adr = row_adr.data();
