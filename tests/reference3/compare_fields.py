@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Compares Pliant's compiled model with MuJoCo 3.3.8's, field by field.
 
-    compare_fields.py PLIANT MODEL.xml [--skip f1,f2] [--only f1,f2] [--refusals agree]
+    compare_fields.py PLIANT MODEL.xml [--skip f1,f2] [--only f1,f2] [--tight f1,f2]
+                      [--refusals agree]
 
 PLIANT is the `pliant` executable: `pliant info --json` gives every compiled
 field under MuJoCo's names; mujoco3.mjs (beside this file, run by node) gives
 the same fields from MuJoCo 3.3.8. Reals must agree to 1e-9 relative (with an
 absolute floor of 1e-9 for values near zero), mesh-derived mass and inertia to
-1e-6; integers exactly. Quaternions are compared up to sign; body inertia also
+1e-6; integers exactly. Fields named by --tight compare to 1e-12 relative to
+their own magnitude, with no floor: for small values computed by one formula
+in both engines (geom_fluid's virtual masses are 1e-5 m^3 and less). Quaternions are compared up to sign; body inertia also
 as the tensor in the body frame, which names a mass distribution that differs
 even where principal axes could be chosen differently. Exits 0 when every field agrees, 1 listing the fields that do not,
 2 when a model does not load in one of the engines. With `--refusals agree`
@@ -23,6 +26,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 RELATIVE = 1e-9
 MESH_RELATIVE = 1e-6
+TIGHT_RELATIVE = 1e-12
 # MuJoCo keeps colours and material properties in single precision: those
 # compare to float32 resolution.
 FLOAT_RELATIVE = 2 ** -23
@@ -55,8 +59,8 @@ def as_list(value):
     return value if isinstance(value, list) else [value]
 
 
-def close(a, b, relative):
-    return abs(a - b) <= relative * max(abs(a), abs(b), 1.0)
+def close(a, b, relative, floor=1.0):
+    return abs(a - b) <= relative * max(abs(a), abs(b), floor)
 
 
 def quat_rows(values):
@@ -78,11 +82,14 @@ def tensors(inertia, iquat):
     return out
 
 
-def compare(name, ours, theirs, mesh_model):
+def compare(name, ours, theirs, mesh_model, tight=False):
     ours, theirs = as_list(ours), as_list(theirs)
     if len(ours) != len(theirs):
         return "length %d, MuJoCo 3.3.8 %d" % (len(ours), len(theirs))
     relative = FLOAT_RELATIVE if name in FLOAT_FIELDS else RELATIVE
+    floor = 1.0
+    if tight:
+        relative, floor = TIGHT_RELATIVE, 1e-300
     if mesh_model and name in ("body_mass", "body_subtreemass", "body_inertia", "body_ipos",
                                "body_iquat", "body_invweight0", "dof_invweight0",
                                "stat_meaninertia", "actuator_acc0", "tendon_invweight0",
@@ -102,8 +109,8 @@ def compare(name, ours, theirs, mesh_model):
     for i, (a, b) in enumerate(zip(ours, theirs)):
         if a is None or b is None or (isinstance(a, float) and math.isnan(a)):
             return "entry %d: %s against %s" % (i, a, b)
-        if not close(a, b, relative):
-            error = abs(a - b) / max(abs(a), abs(b), 1.0)
+        if not close(a, b, relative, floor):
+            error = abs(a - b) / max(abs(a), abs(b), floor)
             if error > worst:
                 worst, where = error, i
     if where < 0:
@@ -127,6 +134,7 @@ def main():
         edits.append("--set-const")
     skip = set(filter(None, options.get("--skip", "").split(",")))
     only = set(filter(None, options.get("--only", "").split(",")))
+    tight = set(filter(None, options.get("--tight", "").split(",")))
     ours, error = run_json([pliant, "info", model, "--json"] + edits)
     if ours is None:
         print("Pliant does not load %s: %s" % (model, error))
@@ -156,7 +164,7 @@ def main():
         if theirs.get(name) is None:
             failures.append((name, "MuJoCo 3.3.8 has no field of that name"))
             continue
-        problem = compare(name, ours[name], theirs[name], mesh_model)
+        problem = compare(name, ours[name], theirs[name], mesh_model, name in tight)
         if problem:
             failures.append((name, problem))
     if "body_inertia" in names:
