@@ -167,6 +167,19 @@ void prepare_collision_tables(const Model& m, CollisionScratch& s) {
     s.weld_parent[b] = m.bodies.weld[m.bodies.parent[weld]];
     if (s.body_geom_count[b] > 0 && !s.body_global[b]) s.sap_bodies.push_back(b);
   }
+  // The bounded geoms of global bodies (walls, posts, steps beside a floor).
+  s.global_box_geoms.clear();
+  s.global_boxed.assign(nbody, 0);
+  for (int b = 0; b < nbody; ++b) {
+    if (!s.body_global[b]) continue;
+    const int adr = s.body_geom_adr[b];
+    for (int i = adr; i < adr + s.body_geom_count[b]; ++i) {
+      const int k = s.body_geoms[i];
+      if (g.type[k] == GeomType::kPlane || g.type[k] == GeomType::kHfield) continue;
+      s.global_box_geoms.push_back(k);
+      s.global_boxed[b] = 1;
+    }
+  }
   // Each mesh's hull box, for the narrow phase's box test.
   const Meshes& meshes = m.meshes;
   const int nmesh = static_cast<int>(meshes.hull_vert_adr.size());
@@ -202,6 +215,13 @@ void prepare_collision_tables(const Model& m, CollisionScratch& s) {
   std::sort(s.exclude_signature.begin(), s.exclude_signature.end());
   s.box_lo.assign(3 * static_cast<size_t>(nbody), 0);
   s.box_hi.assign(3 * static_cast<size_t>(nbody), 0);
+  s.geom_box.resize(6 * static_cast<size_t>(g.count()));
+  for (int k = 0; k < g.count(); ++k) {
+    for (int i = 0; i < 3; ++i) {
+      s.geom_box[6 * k + i] = -INFINITY;
+      s.geom_box[6 * k + 3 + i] = INFINITY;
+    }
+  }
   s.model = &m;
   s.geom_count = g.count();
   s.body_count = nbody;
@@ -220,6 +240,17 @@ void broadphase(const Model& m, const Data& d, CollisionScratch& s, ThreadPool& 
       if (s.body_global[b2] && b2 < b1) continue;  // counted from the other side
       if (filtered_by_welds(m, s, b1, b2)) continue;
       s.body_pairs.push_back(body_pair_signature(b1, b2));
+    }
+  }
+  // The global bodies' bounded geoms get world boxes: the narrow phase
+  // compares each with the box of the body it is paired with.
+  for (const int g : s.global_box_geoms) {
+    const Vector3d r = geom_half_extents(m, d, g).array() + geom_margin(m, g);
+    const Vector3d& c = d.geom_xpos[g];
+    double* box = &s.geom_box[6 * static_cast<size_t>(g)];
+    for (int k = 0; k < 3; ++k) {
+      box[k] = c[k] - r[k];
+      box[3 + k] = c[k] + r[k];
     }
   }
   // Bounding boxes of the other bodies.

@@ -32,7 +32,10 @@ void prepare_collision_tables(const Model& model, CollisionScratch& s);
 // margin. Pairs on
 // one weld body, and a weld body with its weld parent (unless one is the
 // world, or the filterparent flag is off), are dropped. Exclusions are left
-// to the caller. O(n log n + overlaps within a cell). With threads > 1
+// to the caller. The bounded geoms of the global bodies (walls, posts and
+// steps beside a floor) get world boxes too, s.geom_box, which the narrow
+// phase compares with the box of each body they are paired with.
+// O(n log n + overlaps within a cell). With threads > 1
 // (and enough bodies) the cells are swept on that many threads of `pool`;
 // the pairs are the same.
 // Half extents along the world axes of a box centred on geom g's position

@@ -301,6 +301,21 @@ void collide_geoms(const Model& m, const Data& d, const CollisionScratch& s, int
   for (int k = 0; k < count; ++k) raw[k].tangent.setZero();
 }
 
+// Whether the world box of geom g of a global body (CollisionScratch::
+// geom_box) and the box of body b (box_lo, box_hi: the union of its geoms'
+// boxes), each grown by its geoms' margins, are apart: g then makes no
+// contact with any geom of b. The world and the static bodies with a plane
+// pair with every body, and a few comparisons here spare each of their
+// other geoms (walls, posts, steps) the narrow phase with every body of the
+// scene.
+bool geom_apart_from_body(const CollisionScratch& s, int g, int b) {
+  const double* box = &s.geom_box[6 * static_cast<size_t>(g)];
+  const double* lo = &s.box_lo[3 * static_cast<size_t>(b)];
+  const double* hi = &s.box_hi[3 * static_cast<size_t>(b)];
+  return lo[0] > box[3] || box[0] > hi[0] || lo[1] > box[4] || box[1] > hi[1] || lo[2] > box[5] ||
+         box[2] > hi[2];
+}
+
 bool bits_match(const Model& m, int g1, int g2) {
   const Geoms& g = m.geoms;
   return (g.contype[g1] & g.conaffinity[g2]) || (g.contype[g2] & g.conaffinity[g1]);
@@ -334,6 +349,7 @@ void for_each_candidate(const Model& m, const Data& d, Workspace& w, Visit&& vis
   int next_pair = 0;
   size_t next_exclude = 0;
   const size_t nexclude = s.exclude_signature.size();
+  const bool any_boxed = !s.global_box_geoms.empty();
   for (const uint64_t signature : s.body_pairs) {
     // Explicit pairs up to this signature come first.
     int same_first = next_pair;
@@ -352,14 +368,27 @@ void for_each_candidate(const Model& m, const Data& d, Workspace& w, Visit&& vis
     const int b1 = static_cast<int>(signature >> 32);
     const int b2 = static_cast<int>(signature & 0xffffffffu);
     const int adr1 = s.body_geom_adr[b1], adr2 = s.body_geom_adr[b2];
-    for (int i = adr1; i < adr1 + s.body_geom_count[b1]; ++i) {
-      const int g1 = s.body_geoms[i];
-      for (int j = adr2; j < adr2 + s.body_geom_count[b2]; ++j) {
-        const int g2 = s.body_geoms[j];
-        if (!bits_match(m, g1, g2)) continue;
-        if (merged && is_explicit(m, s, same_first, next_pair, g1, g2)) continue;
-        visit(g1, g2, -1);
+    // A global body with geoms of bounded shape, paired with a body of the
+    // sweep (which has a box): each such geom against that box first. The
+    // loops are written twice (kBoxed) so that other pairs pay no test.
+    const auto geom_pairs = [&]<bool kBoxed>(std::bool_constant<kBoxed>) {
+      for (int i = adr1; i < adr1 + s.body_geom_count[b1]; ++i) {
+        const int g1 = s.body_geoms[i];
+        if (kBoxed && s.body_global[b1] && geom_apart_from_body(s, g1, b2)) continue;
+        for (int j = adr2; j < adr2 + s.body_geom_count[b2]; ++j) {
+          const int g2 = s.body_geoms[j];
+          if (kBoxed && s.body_global[b2] && geom_apart_from_body(s, g2, b1)) continue;
+          if (!bits_match(m, g1, g2)) continue;
+          if (merged && is_explicit(m, s, same_first, next_pair, g1, g2)) continue;
+          visit(g1, g2, -1);
+        }
       }
+    };
+    if (any_boxed && s.body_global[b1] != s.body_global[b2] &&
+        (s.global_boxed[b1] || s.global_boxed[b2])) {
+      geom_pairs(std::true_type{});
+    } else {
+      geom_pairs(std::false_type{});
     }
   }
   if (merge) {

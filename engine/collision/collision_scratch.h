@@ -30,11 +30,17 @@ struct CollisionScratch {
   std::vector<uint64_t> pair_signature;     // of pair_order[i]
   std::vector<uint64_t> exclude_signature;  // sorted
   std::vector<int> sap_bodies;              // bodies taking part in sweep and prune
+  std::vector<int> global_box_geoms;        // bounded geoms of global bodies (given a geom_box)
+  std::vector<char> global_boxed;           // global bodies with such geoms
   // Per mesh: the centre (3) and half extents (3) of its convex hull's box,
   // in the mesh's (its geoms') frame.
   std::vector<double> mesh_box;
   // Per step.
   std::vector<double> box_lo, box_hi;  // 3 per body, world axes
+  // 6 per geom: for the bounded geoms of global bodies (not planes or
+  // height fields), the world box (lo x y z, hi x y z) grown by the geom's
+  // margin; every other geom keeps an all-covering box.
+  std::vector<double> geom_box;
   std::vector<int> order;
   std::vector<double>
       sweep;  // per body in sweep order: lo, hi along the sweep axis, then the others

@@ -402,6 +402,69 @@ TEST(Collision, MeshBoxTestDropsOnlyPairsWithoutContacts) {
   EXPECT_GT(apart, 1000);
 }
 
+// The world and a static body with a floor pair with every body; each of
+// their bounded geoms is first compared with the other body's box. Probes of
+// two geoms with margins, near every such geom (the static body's id is
+// above the probe's, so its geoms are the second of their pairs): a probe
+// geom and a world geom make contacts exactly when they are within the
+// pair's margin.
+TEST(Collision, GlobalGeomBoxTestDropsOnlyPairsWithoutContacts) {
+  const Model model = load_model_from_string(R"(
+    <mujoco>
+      <worldbody>
+        <geom type="plane" size="0 0 1" pos="0 0 -0.6"/>
+        <geom type="sphere" size="0.1" pos="0.5 0 0"/>
+        <geom type="capsule" size="0.05 0.4" pos="0 0.5 0" euler="40 10 0"/>
+        <geom type="box" size="0.1 0.05 0.08" pos="-0.5 0 0" euler="0 30 60" margin="0.01"/>
+        <geom type="cylinder" size="0.08 0.1" pos="0 -0.5 0" euler="70 0 20"/>
+        <geom type="ellipsoid" size="0.12 0.06 0.09" pos="0.4 0.4 0"/>
+        <body name="probe" pos="0 0 0">
+          <freejoint/>
+          <geom type="capsule" size="0.04 0.08" margin="0.02"/>
+          <geom type="box" size="0.05 0.03 0.02" pos="0.1 0 0" margin="0.005"/>
+        </body>
+        <body name="step" pos="0 0 0">
+          <geom type="plane" size="1 1 1" pos="0 0 -0.7"/>
+          <geom type="box" size="0.2 0.2 0.05" pos="-0.4 0.4 0"/>
+        </body>
+      </worldbody>
+    </mujoco>)");
+  Data data(model);
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  const int probe = model.bodies.geom_adr[1];
+  std::vector<int> targets;
+  for (int g = 0; g < model.geoms.count(); ++g) {
+    if (model.geoms.body[g] != 1 && model.geoms.type[g] != GeomType::kPlane) targets.push_back(g);
+  }
+  ASSERT_EQ(targets.size(), 6u);
+  int touching = 0, apart = 0;
+  for (int pose = 0; pose < 600; ++pose) {
+    const Vector3d centre = model.geoms.pos[targets[pose % targets.size()]];
+    for (int k = 0; k < 3; ++k) data.qpos[k] = centre[k] + 0.3 * unit(random);
+    Quaterniond q(unit(random), unit(random), unit(random), unit(random));
+    q.normalize();
+    data.qpos.segment<4>(3) << q.w(), q.x(), q.y(), q.z();
+    kinematics(model, data);
+    collide(model, data);
+    for (const int g : targets) {
+      for (const int p : {probe, probe + 1}) {
+        bool contact = false;
+        for (const Contact& c : data.contacts) {
+          contact = contact || (c.geom1 == g && c.geom2 == p) || (c.geom1 == p && c.geom2 == g);
+        }
+        const double margin = std::max(model.geoms.margin[g], model.geoms.margin[p]);
+        const double distance = geom_distance(model, data, g, p, margin);
+        EXPECT_EQ(contact, distance < margin)
+            << "pose " << pose << " geom " << g << " probe " << p << " distance " << distance;
+        (contact ? touching : apart) += 1;
+      }
+    }
+  }
+  EXPECT_GT(touching, 200);
+  EXPECT_GT(apart, 3000);
+}
+
 // Random shapes and poses, including degenerate ones (coincident centres,
 // parallel and crossing axes, zero-thickness and huge or tiny sizes): every
 // contact is finite with a unit normal.
