@@ -350,6 +350,16 @@ TEST(Collision, GeomBoxesHoldTheirGeomsTightly) {
 // near every other geom type, collide() makes contacts for a pair exactly
 // when the unfiltered narrow phase (geom_distance) finds the pair within
 // the margin.
+// Puts the free body of qpos[0..7) within `spread` of `centre` along each
+// axis, turned at random.
+void place_at_random(Data& data, const Vector3d& centre, double spread, std::mt19937& random) {
+  std::uniform_real_distribution<double> unit(-1, 1);
+  for (int k = 0; k < 3; ++k) data.qpos[k] = centre[k] + spread * unit(random);
+  Quaterniond q(unit(random), unit(random), unit(random), unit(random));
+  q.normalize();
+  data.qpos.segment<4>(3) << q.w(), q.x(), q.y(), q.z();
+}
+
 TEST(Collision, MeshBoxTestDropsOnlyPairsWithoutContacts) {
   const Model model = load_model_from_string(R"(
     <mujoco>
@@ -380,10 +390,7 @@ TEST(Collision, MeshBoxTestDropsOnlyPairsWithoutContacts) {
     const int near = pose % (probe);
     const Vector3d centre =
         near == 0 ? Vector3d(unit(random), unit(random), -0.2) : Vector3d(model.geoms.pos[near]);
-    for (int k = 0; k < 3; ++k) data.qpos[k] = centre[k] + 0.22 * unit(random);
-    Quaterniond q(unit(random), unit(random), unit(random), unit(random));
-    q.normalize();
-    data.qpos.segment<4>(3) << q.w(), q.x(), q.y(), q.z();
+    place_at_random(data, centre, 0.22, random);
     kinematics(model, data);
     collide(model, data);
     for (int g = 0; g < probe; ++g) {
@@ -431,7 +438,6 @@ TEST(Collision, GlobalGeomBoxTestDropsOnlyPairsWithoutContacts) {
     </mujoco>)");
   Data data(model);
   std::mt19937 random(11);
-  std::uniform_real_distribution<double> unit(-1, 1);
   const int probe = model.bodies.geom_adr[1];
   std::vector<int> targets;
   for (int g = 0; g < model.geoms.count(); ++g) {
@@ -441,10 +447,7 @@ TEST(Collision, GlobalGeomBoxTestDropsOnlyPairsWithoutContacts) {
   int touching = 0, apart = 0;
   for (int pose = 0; pose < 600; ++pose) {
     const Vector3d centre = model.geoms.pos[targets[pose % targets.size()]];
-    for (int k = 0; k < 3; ++k) data.qpos[k] = centre[k] + 0.3 * unit(random);
-    Quaterniond q(unit(random), unit(random), unit(random), unit(random));
-    q.normalize();
-    data.qpos.segment<4>(3) << q.w(), q.x(), q.y(), q.z();
+    place_at_random(data, centre, 0.3, random);
     kinematics(model, data);
     collide(model, data);
     for (const int g : targets) {
