@@ -6,10 +6,14 @@
 namespace pliant {
 
 // The tree sparsity of the model's mass matrix (dof parents, row addresses,
-// each entry's column).
+// each entry's column, the simple dofs).
 inline TreeSparsity mass_sparsity(const Model& model) {
-  return {model.nv, model.dofs.parent.data(), model.dofs.madr.data(), model.dofs.mass_column.data(),
-          static_cast<int>(model.dofs.mass_column.size())};
+  return {model.nv,
+          model.dofs.parent.data(),
+          model.dofs.madr.data(),
+          model.dofs.mass_column.data(),
+          static_cast<int>(model.dofs.mass_column.size()),
+          model.dofs.any_simple ? model.dofs.simplenum.data() : nullptr};
 }
 
 // Joint-space inertia M by composite rigid bodies, with armature on the

@@ -61,6 +61,19 @@ void classify_simple_bodies(Model& m) {
   }
 }
 
+// MuJoCo's dof_simplenum: each dof of a simple body counts the simple dofs
+// from it to the end of their run.
+void count_simple_dofs(Model& m) {
+  std::vector<int>& count = m.dofs.simplenum;
+  count.assign(m.nv, 0);
+  m.dofs.any_simple = false;
+  for (int k = m.nv - 1; k >= 0; --k) {
+    if (m.bodies.simple[m.dofs.body[k]] == 0) continue;
+    count[k] = 1 + (k + 1 < m.nv ? count[k + 1] : 0);
+    m.dofs.any_simple = true;
+  }
+}
+
 }  // namespace
 
 void compute_actuator_constants(Model& m) {
@@ -100,6 +113,7 @@ void compute_actuator_constants(Model& m) {
 
 void compute_model_constants(Model& m) {
   classify_simple_bodies(m);
+  count_simple_dofs(m);
   // The track modes' offsets are measured at qpos0 (sized first: the pass
   // below places the cameras with them).
   m.cameras.pos0.assign(m.cameras.count(), Vector3d::Zero());

@@ -678,6 +678,7 @@ class Compiler {
       d.madr.push_back(static_cast<int>(d.mass_column.size()));
       for (int k = i; k >= 0; k = d.parent[k]) d.mass_column.push_back(k);
     }
+    d.simplenum.assign(m_.nv, 0);  // the model constants classify the bodies
   }
 
   void compile_joints_and_dofs() {

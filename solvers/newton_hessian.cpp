@@ -197,6 +197,10 @@ void add_mass(const ConstraintProblem& p, const int* position, Factor& h) {
   const TreeSparsity& tree = p.mass_tree;
   for (int i = 0; i < p.nv; ++i) {
     int address = tree.address[i];
+    if (tree.is_simple(i)) {
+      add_entry(h, position, i, i, p.mass[address]);
+      continue;
+    }
     for (int j = i; j >= 0; j = tree.parent[j], ++address) {
       add_entry(h, position, i, j, p.mass[address]);
     }

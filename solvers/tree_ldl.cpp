@@ -1,6 +1,13 @@
 #include "solvers/tree_ldl.h"
 
+#include <algorithm>
+
 namespace pliant {
+
+namespace {
+
+// Each loop below is compiled twice: without simple dofs (kSimple false)
+// it carries no test for them.
 
 // Eliminating from the leaves up: for dof k (deepest first) and each
 // ancestor i of k, the multiplier L(k,i) = M(k,i) / D(k) updates row i at
@@ -9,7 +16,8 @@ namespace pliant {
 // are exactly the ancestors of k from i on, so row i and the tail of row k
 // from slot (k,i) line up slot for slot: the update is one contiguous loop
 // of depth(i) + 1 entries, with no parent chasing.
-void tree_ldl_factor(const TreeSparsity& tree, double* values, double* inverse_diagonal) {
+template <bool kSimple>
+void factor(const TreeSparsity& tree, double* values, double* inverse_diagonal) {
   // Row lengths (k and its ancestors), parents first, kept in the output
   // array until it receives 1/D.
   double* length_of = inverse_diagonal;
@@ -18,8 +26,13 @@ void tree_ldl_factor(const TreeSparsity& tree, double* values, double* inverse_d
   }
   for (int k = tree.n - 1; k >= 0; --k) {
     const int row_k = tree.address[k];
-    const double inverse_diagonal = 1 / values[row_k];
     const int length_k = static_cast<int>(length_of[k]);
+    if (kSimple && tree.simple[k] > 0) {
+      // A simple dof's ancestors are its body's own (simple too): no updates.
+      std::fill(values + row_k + 1, values + row_k + length_k, 0.0);
+      continue;
+    }
+    const double inverse_diagonal = 1 / values[row_k];
     int slot_ki = row_k + 1;
     for (int i = tree.parent[k]; i >= 0; i = tree.parent[i], ++slot_ki) {
       const double multiplier = values[slot_ki] * inverse_diagonal;
@@ -35,23 +48,20 @@ void tree_ldl_factor(const TreeSparsity& tree, double* values, double* inverse_d
 
 // M = L^T D L, so x = L^-1 D^-1 L^-T b: back-substitute L^T from the leaves
 // up, scale, then forward-substitute L from the roots down.
-void tree_ldl_solve(const TreeSparsity& tree, const double* factor, const double* inverse_diagonal,
-                    double* x) {
-  tree_ldl_solve_range(tree, factor, inverse_diagonal, x, 0, tree.n);
-}
-
-void tree_ldl_solve_range(const TreeSparsity& tree, const double* factor,
-                          const double* inverse_diagonal, double* x, int begin, int end) {
+template <bool kSimple>
+void solve_range(const TreeSparsity& tree, const double* factor, const double* inverse_diagonal,
+                 double* x, int begin, int end) {
   const int* column = tree.column;
   for (int i = end - 1; i >= begin; --i) {
     const double xi = x[i];
-    if (xi == 0) continue;
+    if (xi == 0 || (kSimple && tree.simple[i] > 0)) continue;
     const int row_end = tree.row_end(i);
     for (int slot = tree.address[i] + 1; slot < row_end; ++slot)
       x[column[slot]] -= factor[slot] * xi;
   }
   for (int i = begin; i < end; ++i) x[i] *= inverse_diagonal[i];
   for (int i = begin; i < end; ++i) {
+    if (kSimple && tree.simple[i] > 0) continue;
     const int row_end = tree.row_end(i);
     double xi = x[i];
     for (int slot = tree.address[i] + 1; slot < row_end; ++slot)
@@ -62,10 +72,12 @@ void tree_ldl_solve_range(const TreeSparsity& tree, const double* factor,
 
 // Row i's own sum is kept in a register: the ancestors' entries it writes
 // are other rows', and later rows add to y[i] only after it is stored.
-void tree_multiply(const TreeSparsity& tree, const double* values, const double* x, double* y) {
+template <bool kSimple>
+void multiply(const TreeSparsity& tree, const double* values, const double* x, double* y) {
   const int* column = tree.column;
   for (int i = 0; i < tree.n; ++i) y[i] = values[tree.address[i]] * x[i];
   for (int i = 0; i < tree.n; ++i) {
+    if (kSimple && tree.simple[i] > 0) continue;
     const int row_end = tree.row_end(i);
     const double xi = x[i];
     double yi = y[i];
@@ -75,6 +87,38 @@ void tree_multiply(const TreeSparsity& tree, const double* values, const double*
       y[j] += values[slot] * xi;
     }
     y[i] = yi;
+  }
+}
+
+}  // namespace
+
+void tree_ldl_factor(const TreeSparsity& tree, double* values, double* inverse_diagonal) {
+  if (tree.simple) {
+    factor<true>(tree, values, inverse_diagonal);
+  } else {
+    factor<false>(tree, values, inverse_diagonal);
+  }
+}
+
+void tree_ldl_solve(const TreeSparsity& tree, const double* factor, const double* inverse_diagonal,
+                    double* x) {
+  tree_ldl_solve_range(tree, factor, inverse_diagonal, x, 0, tree.n);
+}
+
+void tree_ldl_solve_range(const TreeSparsity& tree, const double* factor,
+                          const double* inverse_diagonal, double* x, int begin, int end) {
+  if (tree.simple) {
+    solve_range<true>(tree, factor, inverse_diagonal, x, begin, end);
+  } else {
+    solve_range<false>(tree, factor, inverse_diagonal, x, begin, end);
+  }
+}
+
+void tree_multiply(const TreeSparsity& tree, const double* values, const double* x, double* y) {
+  if (tree.simple) {
+    multiply<true>(tree, values, x, y);
+  } else {
+    multiply<false>(tree, values, x, y);
   }
 }
 

@@ -23,8 +23,15 @@ struct TreeSparsity {
   // parents, so no load waits for the one before it.
   const int* column = nullptr;
   int entries = 0;  // slots in all: row i ends where row i + 1 starts, the last here
+  // Rows whose entries off the diagonal count as zero where simple[i] > 0
+  // (nullptr: none): MuJoCo's simple dofs (dof_simplenum), those of a root
+  // body whose inertial frame is its own, whose block of M is diagonal but
+  // for round-off. The factor, the solves and the product leave those
+  // entries out, as MuJoCo's sparse M does not store them.
+  const int* simple = nullptr;
 
   int row_end(int i) const { return i + 1 < n ? address[i + 1] : entries; }
+  bool is_simple(int i) const { return simple && simple[i] > 0; }
 
   // One kinematic tree (a robot alone, or one body): every dof but the
   // first has a parent. False when there is no dof.
@@ -37,8 +44,8 @@ struct TreeSparsity {
 };
 
 // In place: on entry `values` holds the lower triangle of M, on exit its
-// factor (D on the diagonal slots, L below). Also writes 1/D into
-// `inverse_diagonal`.
+// factor (D on the diagonal slots, L below; zero in the rows of simple
+// dofs). Also writes 1/D into `inverse_diagonal`.
 void tree_ldl_factor(const TreeSparsity& tree, double* values, double* inverse_diagonal);
 
 // x <- M^-1 x, given the factor from tree_ldl_factor.
@@ -52,7 +59,8 @@ void tree_ldl_solve(const TreeSparsity& tree, const double* factor, const double
 void tree_ldl_solve_range(const TreeSparsity& tree, const double* factor,
                           const double* inverse_diagonal, double* x, int begin, int end);
 
-// y = M x for the (unfactored) matrix in row-ancestor storage.
+// y = M x for the (unfactored) matrix in row-ancestor storage (simple
+// dofs' rows by their diagonal alone).
 void tree_multiply(const TreeSparsity& tree, const double* values, const double* x, double* y);
 
 // TreeSparsity::column for the dofs' parents (its size is `entries`).

@@ -151,6 +151,7 @@ ConstraintProblem gather_island(const ConstraintProblem& whole, IslandScratch& s
   const int* dofs = s.dof_order.data() + s.dof_start[g];
   grow(q.parent, n);
   grow(q.address, n + 1);
+  if (whole.mass_tree.simple) grow(q.simple, n);
   q.mass.clear();
   q.mass_factor.clear();
   q.mass_column.clear();
@@ -166,6 +167,7 @@ ConstraintProblem gather_island(const ConstraintProblem& whole, IslandScratch& s
     s.local_dof[k] = j;
     const int parent = whole.mass_tree.parent[k];
     q.parent[j] = parent < 0 ? -1 : s.local_dof[parent];
+    if (whole.mass_tree.simple) q.simple[j] = whole.mass_tree.simple[k];
     q.depth[j] = q.parent[j] < 0 ? 0 : q.depth[q.parent[j]] + 1;
     q.address[j] = static_cast<int>(q.mass.size());
     const int adr = whole.mass_tree.address[k];
@@ -280,8 +282,12 @@ ConstraintProblem gather_island(const ConstraintProblem& whole, IslandScratch& s
   ConstraintProblem p = whole;
   p.nv = n;
   p.nefc = m;
-  p.mass_tree = {n, q.parent.data(), q.address.data(), q.mass_column.data(),
-                 static_cast<int>(q.mass_column.size())};
+  p.mass_tree = {n,
+                 q.parent.data(),
+                 q.address.data(),
+                 q.mass_column.data(),
+                 static_cast<int>(q.mass_column.size()),
+                 whole.mass_tree.simple ? q.simple.data() : nullptr};
   p.mass = q.mass.data();
   p.mass_factor = q.mass_factor.data();
   p.mass_inverse_diagonal = q.mass_inverse_diagonal.data();

@@ -21,7 +21,7 @@ class ThreadPool;
 // One island's problem, gathered from the whole one: M's rows and factor,
 // the rows with their columns renumbered within the island.
 struct IslandProblem {
-  std::vector<int> parent, depth, address, mass_column, row_nnz, row_adr, col, cone_of_row;
+  std::vector<int> parent, depth, address, mass_column, simple, row_nnz, row_adr, col, cone_of_row;
   std::vector<unsigned char> joined;  // same_columns_as_previous of each row
   std::vector<double> mass, mass_factor, mass_inverse_diagonal, qacc_smooth, qfrc_smooth;
   std::vector<double> qacc_start, ma_start, jar_start, J, R, D, aref, frictionloss;

@@ -246,6 +246,11 @@ struct Dofs {
   std::vector<double> armature;          // kg or kg m^2
   std::vector<double> damping;           // N s/m or N m s/rad
   std::vector<double> invweight0;        // filled by the dynamics
+  // MuJoCo's dof_simplenum: for a dof of a simple body (Bodies::simple),
+  // how many simple dofs run from it (to the last of the model's run of
+  // them); 0 elsewhere. Filled with body_simple by the model constants.
+  std::vector<int> simplenum;
+  bool any_simple = false;  // some simplenum > 0
   int count() const { return static_cast<int>(body.size()); }
 };
 

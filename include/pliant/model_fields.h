@@ -142,6 +142,8 @@
   X(dof_parentid, dofs.parent, nv, 1, "", "parent dof, -1 at a root")                            \
   X(dof_Madr, dofs.madr, nv, 1, "", "first entry of the dof's row in qM")                        \
   OWN(M_dof, dofs.mass_column, nM, 1, "", "dof of each entry of qM: its row, then ancestors")    \
+  X(dof_simplenum, dofs.simplenum, nv, 1, "",                                                    \
+    "simple dofs from this one on (diagonal block of M)")                                        \
   X(dof_solref, dofs.solref, nv, 2, "", "friction loss solref")                                  \
   X(dof_solimp, dofs.solimp, nv, 5, "", "friction loss solimp")                                  \
   X(dof_frictionloss, dofs.frictionloss, nv, 1, "N or N m", "dry friction")                      \

@@ -102,5 +102,57 @@ TEST(TreeLdl, ChainAndForestAreSpecialCases) {
   }
 }
 
+// Rows flagged simple (MuJoCo's simple dofs) count their entries off the
+// diagonal as zero: a forest of a general tree and a root chain of three
+// flagged dofs with round-off coupling behaves as the matrix whose flagged
+// block is its diagonal, in the product, the factor and the solve, and the
+// factor's flagged slots off the diagonal are zero.
+TEST(TreeLdl, SimpleRowsLeaveTheirOffDiagonalOut) {
+  TreeMatrix t = random_tree_matrix(12, 7);
+  const int first = 12;  // three flagged dofs 12 <- 13 <- 14, a root chain
+  const std::vector<double> diagonal = {2.0, 3.0, 0.5};
+  Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(15, 15);
+  dense.topLeftCorner(12, 12) = t.dense;
+  for (int k = 0; k < 3; ++k) {
+    const int i = first + k;
+    t.parent.push_back(k == 0 ? -1 : i - 1);
+    t.address.push_back(static_cast<int>(t.values.size()));
+    t.values.push_back(diagonal[k]);
+    dense(i, i) = diagonal[k];
+    for (int j = 0; j < k; ++j) t.values.push_back(1e-3 * (j + 1));  // left out
+  }
+  std::vector<int> simple(15, 0);
+  simple[12] = 3;
+  simple[13] = 2;
+  simple[14] = 1;
+  const std::vector<int> column = tree_columns(15, t.parent.data());
+  const TreeSparsity tree{15,
+                          t.parent.data(),
+                          t.address.data(),
+                          column.data(),
+                          static_cast<int>(column.size()),
+                          simple.data()};
+  const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(15, -1, 2);
+  Eigen::VectorXd y(15);
+  tree_multiply(tree, t.values.data(), b.data(), y.data());
+  EXPECT_LT((y - dense * b).norm(), 1e-12);
+  std::vector<double> factor = t.values, inverse_diagonal(15);
+  tree_ldl_factor(tree, factor.data(), inverse_diagonal.data());
+  for (int i = first; i < 15; ++i) {
+    for (int slot = t.address[i] + 1; slot < tree.row_end(i); ++slot) EXPECT_EQ(factor[slot], 0);
+  }
+  Eigen::VectorXd x = b;
+  tree_ldl_solve(tree, factor.data(), inverse_diagonal.data(), x.data());
+  EXPECT_LT((dense * x - b).norm(), 1e-10 * b.norm());
+  // Without the flags the coupling counts, and the solution moves.
+  TreeSparsity general = tree;
+  general.simple = nullptr;
+  std::vector<double> general_factor = t.values;
+  tree_ldl_factor(general, general_factor.data(), inverse_diagonal.data());
+  Eigen::VectorXd z = b;
+  tree_ldl_solve(general, general_factor.data(), inverse_diagonal.data(), z.data());
+  EXPECT_GT((z - x).norm(), 1e-6);
+}
+
 }  // namespace
 }  // namespace pliant
