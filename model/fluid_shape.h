@@ -26,7 +26,7 @@ GeomFluid ellipsoid_fluid(GeomType type, const Vector3d& size,
 //   kappa(a, b, c) = a b c \int_0^inf dl / sqrt((a^2 + l)^3 (b^2 + l)(c^2 + l)),
 // evaluated as MuJoCo 3.3.8's compiler evaluates it: a 15-point
 // Gauss-Kronrod rule on [0, 1] after l = s x^3 / (1 - x)^2, with the
-// scale s = (a^3 b c)^(2/5) and the rule's weights rounded to eight
+// scale s = (a^3 b c)^(2/5) and the rule's nodes and weights rounded to eight
 // decimals. The rounding and the finite rule make it differ from the exact
 // integral by 3e-7 (a sphere) to 4e-4 (axis ratios of 1:10^4); Pliant
 // follows 3.3.8 (docs/mujoco3-differences.md).

@@ -27,7 +27,7 @@ void factor(const TreeSparsity& tree, double* values, double* inverse_diagonal) 
   for (int k = tree.n - 1; k >= 0; --k) {
     const int row_k = tree.address[k];
     const int length_k = static_cast<int>(length_of[k]);
-    if (kSimple && tree.simple[k] > 0) {
+    if (kSimple && tree.is_simple(k)) {
       // A simple dof's ancestors are its body's own (simple too): no updates.
       std::fill(values + row_k + 1, values + row_k + length_k, 0.0);
       continue;
@@ -54,14 +54,14 @@ void solve_range(const TreeSparsity& tree, const double* factor, const double* i
   const int* column = tree.column;
   for (int i = end - 1; i >= begin; --i) {
     const double xi = x[i];
-    if (xi == 0 || (kSimple && tree.simple[i] > 0)) continue;
+    if (xi == 0 || (kSimple && tree.is_simple(i))) continue;
     const int row_end = tree.row_end(i);
     for (int slot = tree.address[i] + 1; slot < row_end; ++slot)
       x[column[slot]] -= factor[slot] * xi;
   }
   for (int i = begin; i < end; ++i) x[i] *= inverse_diagonal[i];
   for (int i = begin; i < end; ++i) {
-    if (kSimple && tree.simple[i] > 0) continue;
+    if (kSimple && tree.is_simple(i)) continue;
     const int row_end = tree.row_end(i);
     double xi = x[i];
     for (int slot = tree.address[i] + 1; slot < row_end; ++slot)
@@ -77,7 +77,7 @@ void multiply(const TreeSparsity& tree, const double* values, const double* x, d
   const int* column = tree.column;
   for (int i = 0; i < tree.n; ++i) y[i] = values[tree.address[i]] * x[i];
   for (int i = 0; i < tree.n; ++i) {
-    if (kSimple && tree.simple[i] > 0) continue;
+    if (kSimple && tree.is_simple(i)) continue;
     const int row_end = tree.row_end(i);
     const double xi = x[i];
     double yi = y[i];
