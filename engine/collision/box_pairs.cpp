@@ -351,9 +351,10 @@ namespace {
 //     vertices strictly inside the rectangle (the lowest corner always).
 //     Points higher than the margin are dropped, and so is a point that
 //     occurs again later in that order (exactly equal coordinates: aligned
-//     faces give each shared corner twice). The distance is the height
-//     z (the true depth), the position the point halfway down to the face,
-//     the normal the reference face's (from a to b).
+//     faces give each shared corner twice). The distance is half the
+//     height z, as MuJoCo 2.2.2 and 3.3.8 report it (later MuJoCo reports
+//     z itself, the true depth), the position the point halfway down to the
+//     face, the normal the reference face's (from a to b).
 //  3. Edge axis: the reference face of a is the one, of the two faces along
 //     the edge of a, facing b and most orthogonal to b's edge; the incident
 //     face of b is spanned by b's nearest edge and the parallel edge across
@@ -526,7 +527,7 @@ int box_box_raw(const GeomShape& a, const GeomShape& b, double margin, RawContac
       for (int j = k + 1; j < n && !repeated; ++j) repeated = points[j] == points[k];
       if (repeated) continue;
       RawContact& c = out[count++];
-      c.dist = z;
+      c.dist = 0.5 * z;
       c.normal = normal;
       c.pos = world * Vector3d(points[k][0], points[k][1], 0.5 * z + ref_half[2]) + origin;
     }

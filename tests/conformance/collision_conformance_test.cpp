@@ -140,9 +140,8 @@ bool analytic_pair(int t1, int t2) {
   return t1 == 6 && t2 == 6;
 }
 
-// MuJoCo's distance as Pliant reports it. Box-box face contacts (normal along
-// a box axis) carry half the true distance in 2.2.2; Pliant reports the true
-// one, twice MuJoCo's. Edge-edge contacts are not halved. A sphere (or a
+// MuJoCo's distance as Pliant reports it. Box-box face contacts carry half
+// the true distance in 2.2.2, as in 3.3.8 and Pliant. A sphere (or a
 // capsule's segment point) whose centre is inside a box: 2.2.2 reports -r
 // whatever the depth, 3.3.8 and Pliant the true depth, which the contact
 // itself gives: its position is midway between the face (at the box's half
@@ -160,14 +159,6 @@ double expected_dist(const mjModel& ref, const mjData& rd, const mjContact& r) {
       double position = 0;  // along the outward normal, -frame[0:3]
       for (int c = 0; c < 3; ++c) position -= (r.pos[c] - centre[c]) * r.frame[c];
       return -2 * (ref.geom_size[3 * r.geom2 + k] - position);
-    }
-  }
-  if (type1 != mjGEOM_BOX || type2 != mjGEOM_BOX) return r.dist;
-  for (const int g : {r.geom1, r.geom2}) {
-    const mjtNum* mat = rd.geom_xmat + 9 * g;
-    for (int k = 0; k < 3; ++k) {
-      const double along = r.frame[0] * mat[k] + r.frame[1] * mat[3 + k] + r.frame[2] * mat[6 + k];
-      if (std::abs(along) > 1 - 1e-9) return 2 * r.dist;
     }
   }
   return r.dist;
