@@ -43,8 +43,6 @@ void SolverWorkspace::prepare(const ConstraintProblem& p) {
 
 namespace {
 
-constexpr int kRefresh = 50;
-
 // Whether each row lists row i - 1's columns (a contact's pyramid rows, a
 // weld's six): the problem's joins_previous, or else worked out here into
 // w.joined; and run_end[i], the end of the run of rows from i that list row
@@ -272,17 +270,12 @@ void solve_primal(const ConstraintProblem& given, SolverWorkspace& w, PrimalMeth
       r.qacc[k] += alpha * w.search[k];
       w.ma[k] += alpha * w.msearch[k];
     }
+    // Ma and jar stay incremental on every iteration, as MuJoCo keeps them:
+    // recomputing them from a on long PCG runs moved the round-off, and with
+    // it the iteration where PCG stops, away from MuJoCo's.
     for_row_chunks(p, [&](int, int begin, int end, int) {
       for (int i = begin; i < end; ++i) w.jar[i] += alpha * w.jv[i];
     });
-    // Round-off accumulates in the incremental Ma and jar; on long runs
-    // (ill-conditioned PCG) they are recomputed from a every kRefresh
-    // iterations so the gradient stays the cost's.
-    if ((iter + 1) % kRefresh == 0) {
-      problem_mass_multiply(p, r.qacc.data(), w.ma.data());
-      jacobian_multiply(p, w, r.qacc.data(), w.jar.data());
-      for (int i = 0; i < nefc; ++i) w.jar[i] -= p.aref[i];
-    }
     if (!newton) {
       std::copy_n(w.grad.begin(), nv, w.grad_old.begin());
       std::copy_n(w.mgrad.begin(), nv, w.mgrad_old.begin());

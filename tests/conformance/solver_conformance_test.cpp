@@ -112,30 +112,11 @@ class SolverStates : public ::testing::TestWithParam<Param> {
  protected:
   void run(bool contacts) {
     const auto& [path, solver] = GetParam();
-    // A known gap, kept visible. Stacker's first state with contacts, CG:
-    // Pliant's CG stopped after 189 iterations 1.29e-6 from the optimum, MuJoCo's after
-    // 184 at 1.05e-7. Per-iteration improvement and gradient agree to
-    // 1e-14..1e-12 over the first 10 iterations, then the difference grows
-    // ~3x per iteration (1e-10 at 18, 1e-6 at 30) as CG amplifies round-off
-    // on this stiff stack (kappa(M^-1 H) 1e4..1e5); both stop at the first
-    // iteration whose cost decrease rounds to <= 0 (tolerance 1e-10 is below
-    // one ulp of the scaled cost, 3.3e-10 at 2.6e6). With the line search now
-    // evaluating as MuJoCo 2.2.2 does (its per-iteration evaluation counts
-    // mostly agree), Pliant's CG ends 6.5e-7 from MuJoCo there (205 iterations), but
-    // that is round-off too: rerun with one qvel changed by 1 ulp, MuJoCo
-    // ends 3e-13..1.2e-6 from the optimum and Pliant 1.7e-7..1.4e-6; over 570
-    // stacker problems (these states, qvel perturbed by 1e-13) each ends
-    // beyond 1e-6 in 41 (humanoid_CMU: 287 and 287 of 540). The gap moves
-    // with the round-off: state 9 now ends 1.37e-6 from MuJoCo's answer
-    // though both are within 1e-6 of the optimum (8.5e-7 and 5.9e-7).
-    if (contacts && solver == SolverType::kCg && model_test_name(path) == "dm_control_stacker") {
-      GTEST_SKIP() << "known gap, round-off: CG answers 1.4e-6 apart on stacker (target 1e-6)";
-    }
-    // The same gap on the quadruped since its height-field contacts are
-    // compared (rows equal MuJoCo's, ConstraintRowsTest): at state 1
+    // A known gap, kept visible: since the quadruped's height-field contacts
+    // are compared (rows equal MuJoCo's, ConstraintRowsTest), at state 1
     // Pliant's CG stops 1.1e-6 from the optimum and MuJoCo's 4.3e-7, 1.44e-6
     // apart (130 and 132 iterations over states 0 and 1). Not yet shown to
-    // be round-off as on stacker.
+    // be round-off.
     if (contacts && solver == SolverType::kCg && model_test_name(path) == "dm_control_quadruped") {
       GTEST_SKIP() << "known gap: CG answers 1.44e-6 apart on the quadruped's height-field "
                       "contacts (target 1e-6)";
