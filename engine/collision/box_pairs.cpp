@@ -349,9 +349,7 @@ namespace {
 //     lines x = +-lx, y = +-ly inside the rectangle; rectangle corners inside
 //     the incident parallelogram (at its height there); the incident
 //     vertices strictly inside the rectangle (the lowest corner always).
-//     Points higher than the margin are dropped, and so is a point that
-//     occurs again later in that order (exactly equal coordinates: aligned
-//     faces give each shared corner twice). The distance is half the
+//     Points higher than the margin are dropped. The distance is half the
 //     height z, as MuJoCo 2.2.2 and 3.3.8 report it (later MuJoCo reports
 //     z itself, the true depth), the position the point halfway down to the
 //     face, the normal the reference face's (from a to b).
@@ -520,12 +518,6 @@ int box_box_raw(const GeomShape& a, const GeomShape& b, double margin, RawContac
     for (int k = 0; k < n; ++k) {
       const double z = points[k][2];
       if (z > margin) continue;
-      // A candidate found twice (an incident edge ending on a rectangle side,
-      // or the lowest corner on one: faces that coincide in x or y) is kept
-      // only at its last occurrence, compared bit for bit.
-      bool repeated = false;
-      for (int j = k + 1; j < n && !repeated; ++j) repeated = points[j] == points[k];
-      if (repeated) continue;
       RawContact& c = out[count++];
       c.dist = 0.5 * z;
       c.normal = normal;
@@ -659,17 +651,54 @@ int box_box_raw(const GeomShape& a, const GeomShape& b, double margin, RawContac
   return n;
 }
 
+// Where point lies against the box grown by margin on every side: 1 outside
+// it grown by a further factor kBoxSlack, -1 inside it shrunk by that
+// factor, 0 in between.
+constexpr double kBoxSlack = 1.01;
+
+int outside_box(const Vector3d& point, const GeomShape& box, double margin) {
+  const Vector3d local = box.mat.transpose() * (point - box.pos);
+  const Vector3d size = box.size + Vector3d::Constant(margin);
+  const Vector3d big = size * kBoxSlack;
+  for (int k = 0; k < 3; ++k) {
+    if (local[k] > big[k] || local[k] < -big[k]) return 1;
+  }
+  const Vector3d small = size / kBoxSlack;
+  for (int k = 0; k < 3; ++k) {
+    if (!(local[k] < small[k] && local[k] > -small[k])) return 0;
+  }
+  return -1;
+}
+
 }  // namespace
 
-// Degenerate boxes (a zero size makes a face parallelogram singular) can
-// give non-finite points; those are dropped.
+// The points of box_box_raw, kept as MuJoCo 3.3.8 keeps them: a point
+// outside one box (beyond the slack) and not inside the other is dropped
+// (clipping against a far edge can put one off both boxes); of points at
+// exactly the same position (aligned faces give shared corners twice) the
+// last is kept; the rest stay in order. Degenerate
+// boxes (a zero size makes a face parallelogram singular) can give
+// non-finite points; those are dropped.
 int box_box(const GeomShape& a, const GeomShape& b, double margin, RawContact* out) {
-  const int n = box_box_raw(a, b, margin, out);
+  return keep_box_box_contacts(a, b, margin, out, box_box_raw(a, b, margin, out));
+}
+
+int keep_box_box_contacts(const GeomShape& a, const GeomShape& b, double margin, RawContact* out,
+                          int n) {
+  bool keep[kMaxPairContacts];
+  for (int k = 0; k < n; ++k) {
+    const RawContact& c = out[k];
+    keep[k] = std::isfinite(c.dist) && c.pos.allFinite() && c.normal.allFinite();
+    if (!keep[k]) continue;
+    const int out_a = outside_box(c.pos, a, margin), out_b = outside_box(c.pos, b, margin);
+    keep[k] = !((out_a == 1 && out_b != -1) || (out_b == 1 && out_a != -1));
+  }
+  for (int k = 0; k < n; ++k) {
+    for (int j = k + 1; j < n && keep[k]; ++j) keep[k] = !(keep[j] && out[j].pos == out[k].pos);
+  }
   int count = 0;
   for (int k = 0; k < n; ++k) {
-    if (std::isfinite(out[k].dist) && out[k].pos.allFinite() && out[k].normal.allFinite()) {
-      out[count++] = out[k];
-    }
+    if (keep[k]) out[count++] = out[k];
   }
   return count;
 }

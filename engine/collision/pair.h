@@ -90,6 +90,10 @@ int capsule_capsule(const GeomShape& a, const GeomShape& b, double margin, RawCo
 int sphere_box(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
 int capsule_box(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
 int box_box(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
+// Of n box-box contacts (out), the ones MuJoCo 3.3.8 keeps, in order (see
+// box_pairs.cpp); returns their count. box_box applies it to its own.
+int keep_box_box_contacts(const GeomShape& a, const GeomShape& b, double margin, RawContact* out,
+                          int n);
 int convex_convex(const GeomShape& a, const GeomShape& b, double margin, RawContact* out);
 // MPR from explicit centres, each shape inflated by its own amount; reports
 // dist = -depth (convex.cpp).

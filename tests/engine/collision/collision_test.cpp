@@ -99,6 +99,42 @@ TEST(Collision, BoxBoxFaceContactsCarryHalfTheDepth) {
   }
 }
 
+// Two boxes deep in each other (one of 3.3.8's comparison poses): clipping
+// the incident edge against the reference face also gives a point off both
+// boxes (more than 1 % outside one, not inside the other), which is dropped
+// as MuJoCo 3.3.8 drops it; the deepest point stays.
+TEST(Collision, BoxBoxDropsContactsOffBothBoxes) {
+  using collision::GeomShape;
+  GeomShape a, b;
+  a.type = b.type = GeomType::kBox;
+  a.size = b.size = Vector3d(0.12, 0.09, 0.07);
+  a.pos = Vector3d::Zero();
+  a.mat = Quaterniond(-0.3490171152184161, 0.7385203037232047, -0.31867215871712384,
+                      -0.4808563917967284)
+              .normalized()
+              .toRotationMatrix();
+  b.pos = Vector3d(-0.0792096565579776, -0.08548682249416796, -0.02071974696808363);
+  b.mat =
+      Quaterniond(0.5951001435134543, -0.6080796269333131, -0.2418949590891489, 0.4664566595796095)
+          .normalized()
+          .toRotationMatrix();
+  collision::RawContact out[collision::kMaxPairContacts];
+  const int n = collision::box_box(a, b, 0, out);
+  ASSERT_EQ(n, 1);
+  EXPECT_NEAR(out[0].dist, -0.0697985, 1e-6);
+  // How far p is beyond the box grown by 1 % (> 0: outside it).
+  const auto beyond = [](const GeomShape& box, const Vector3d& p) {
+    return ((box.mat.transpose() * (p - box.pos)).cwiseAbs() - box.size * 1.01).maxCoeff();
+  };
+  // The dropped point (2.2.2 keeps it): outside b, and not inside a (on
+  // its surface, within 1 % of a's size).
+  const Vector3d dropped(-0.0936502, 0.0408607, 0.0315365);
+  EXPECT_GT(beyond(b, dropped), 0.01);
+  EXPECT_NEAR(beyond(a, dropped), -0.0007, 1e-4);
+  EXPECT_LT(beyond(a, out[0].pos), 0);
+  EXPECT_LT(beyond(b, out[0].pos), 0);
+}
+
 // Equal boxes face to face: the shared corners are found twice (incident
 // edges ending on the reference face's sides) and kept once, as MuJoCo 2.2.2
 // does (measured: 4 contacts aligned, 4 shifted along x, 9 once turned by
