@@ -676,9 +676,9 @@ int outside_box(const Vector3d& point, const GeomShape& box, double margin) {
 // outside one box (beyond the slack) and not inside the other is dropped
 // (clipping against a far edge can put one off both boxes); of points at
 // exactly the same position (aligned faces give shared corners twice) the
-// last is kept; the rest stay in order. Degenerate
-// boxes (a zero size makes a face parallelogram singular) can give
-// non-finite points; those are dropped.
+// last is kept; the rest stay in order. Degenerate boxes (a zero size makes
+// a face parallelogram singular) can give non-finite points; those are
+// dropped too.
 int box_box(const GeomShape& a, const GeomShape& b, double margin, RawContact* out) {
   return keep_box_box_contacts(a, b, margin, out, box_box_raw(a, b, margin, out));
 }
