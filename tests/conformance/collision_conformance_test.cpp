@@ -164,22 +164,20 @@ double expected_dist(const mjModel& ref, const mjData& rd, const mjContact& r) {
   return r.dist;
 }
 
-// Stated deviation, box-box: aligned faces give corners that coincide; both
-// engines keep one contact per bit-identical point, so whether two corners
-// merge depends on the last bit of the geom poses, which Pliant's kinematics
-// and MuJoCo's can round differently (the robotiq fingers' coplanar pads).
-// A count mismatch is accepted when (1) Pliant's box-box, given MuJoCo's own
-// geom poses, returns exactly MuJoCo's count with every contact within the
-// analytic tolerance, and (2) every contact Pliant made from its own poses is
-// within that tolerance of one of MuJoCo's.
-collision::GeomShape box_shape(const mjModel& ref, const mjData& rd, int g) {
-  collision::GeomShape shape;
-  shape.type = GeomType::kBox;
-  shape.size = Vector3d(ref.geom_size[3 * g], ref.geom_size[3 * g + 1], ref.geom_size[3 * g + 2]);
+// A geom's pose as MuJoCo computed it.
+void set_mujoco_pose(const mjData& rd, int g, collision::GeomShape& shape) {
   shape.pos = Vector3d(rd.geom_xpos[3 * g], rd.geom_xpos[3 * g + 1], rd.geom_xpos[3 * g + 2]);
   for (int r = 0; r < 3; ++r) {
     for (int c = 0; c < 3; ++c) shape.mat(r, c) = rd.geom_xmat[9 * g + 3 * r + c];
   }
+}
+
+// Box g at MuJoCo's pose.
+collision::GeomShape box_shape(const mjModel& ref, const mjData& rd, int g) {
+  collision::GeomShape shape;
+  shape.type = GeomType::kBox;
+  shape.size = Vector3d(ref.geom_size[3 * g], ref.geom_size[3 * g + 1], ref.geom_size[3 * g + 2]);
+  set_mujoco_pose(rd, g, shape);
   return shape;
 }
 
@@ -213,6 +211,14 @@ void keep_as_mujoco3(const mjModel& ref, const mjData& rd, std::vector<int>& the
   theirs = filtered;
 }
 
+// Stated deviation, box-box: aligned faces give corners that coincide; both
+// engines keep one contact per bit-identical point, so whether two corners
+// merge depends on the last bit of the geom poses, which Pliant's kinematics
+// and MuJoCo's can round differently (the robotiq fingers' coplanar pads).
+// A count mismatch is accepted when (1) Pliant's box-box, given MuJoCo's own
+// geom poses, returns exactly MuJoCo's count with every contact within the
+// analytic tolerance, and (2) every contact Pliant made from its own poses is
+// within that tolerance of one of MuJoCo's.
 bool box_count_is_pose_rounding(const std::vector<Contact>& contacts, const std::vector<int>& ours,
                                 const mjModel& ref, const mjData& rd,
                                 const std::vector<int>& theirs) {
@@ -261,10 +267,7 @@ bool convex_matches_from_mujoco_poses(const Model& model, const mjModel& ref, co
     sh.type = model.geoms.type[g];
     sh.size = model.geoms.size[g];
     sh.rbound = model.geoms.rbound[g];
-    sh.pos = Vector3d(rd.geom_xpos[3 * g], rd.geom_xpos[3 * g + 1], rd.geom_xpos[3 * g + 2]);
-    for (int row = 0; row < 3; ++row) {
-      for (int col = 0; col < 3; ++col) sh.mat(row, col) = rd.geom_xmat[9 * g + 3 * row + col];
-    }
+    set_mujoco_pose(rd, g, sh);
     sh.mpr_tolerance = model.options.mpr_tolerance;
     sh.mpr_iterations = model.options.mpr_iterations;
     if (sh.type == GeomType::kHfield) {
