@@ -283,6 +283,29 @@ void def_dynamics_tools(py::module_& mod, py::class_<Model, ModelPtr>& model) {
       },
       py::arg("data").none(false));
   mod.def(
+      "_solver_statistics",
+      [](const PyData& d) {
+        const SolverStatistics& s = d.data.solver;
+        const long n = static_cast<long>(s.per_iteration.size());
+        py::array_t<double> improvement(n), gradient(n), fwdinv(2);
+        py::array_t<int> active(n), changes(n), evaluations(n);
+        for (long i = 0; i < n; ++i) {
+          const IterationStatistics& it = s.per_iteration[i];
+          improvement.mutable_at(i) = it.improvement;
+          gradient.mutable_at(i) = it.gradient;
+          active.mutable_at(i) = it.active;
+          changes.mutable_at(i) = it.state_changes;
+          evaluations.mutable_at(i) = it.line_search_evaluations;
+        }
+        for (int k = 0; k < 2; ++k) fwdinv.mutable_at(k) = d.data.solver_fwdinv[k];
+        using namespace pybind11::literals;
+        return py::dict("iterations"_a = s.iterations, "converged"_a = s.converged,
+                        "improvement"_a = improvement, "gradient"_a = gradient,
+                        "nactive"_a = active, "nchange"_a = changes, "neval"_a = evaluations,
+                        "fwdinv"_a = fwdinv);
+      },
+      py::arg("data").none(false));
+  mod.def(
       "contact_force",
       [](const ModelPtr& m, const PyData& d, int i) {
         check_same_model(m, d);

@@ -53,6 +53,7 @@ from ._pliant import (Data, LoadError, Model, ObjectRef, State, contact_force,  
                       set_const, set_state, state_size, step, to_xml, transition_fd)
 from . import _model  # noqa: E402
 from ._contacts import Contacts  # noqa: E402
+from . import _solver  # noqa: E402
 from ._render import Renderer  # noqa: E402
 from ._rollout import Rollout, state_rollout as _state_rollout  # noqa: E402
 
@@ -82,6 +83,7 @@ from . import viewer  # noqa: E402
 _model.install(Model, model_fields(), model_options())
 Data.contact = property(lambda data: Contacts(data),
                         doc="The last step's contacts, as MuJoCo's data.contact")
+_solver.install(Data)
 # Named access, model.geom("floor").friction and data.body("torso").xpos,
 # is installed by the MuJoCo face (pliant.mujoco).
 from . import mujoco as _mujoco_face  # noqa: E402,F401

@@ -35,6 +35,7 @@ from . import _render
 from . import _rollout
 from . import viewer as _viewer
 from . import Data as _Data
+from . import _solver
 from . import Model as _Model
 
 
@@ -44,6 +45,11 @@ class NotOffered(NotImplementedError, AttributeError):
 
 def _not_offered(name):
     raise NotOffered("pliant.mujoco does not offer mujoco.%s" % name)
+
+
+# ---------------------------------------------------------------- sizes
+mjNISLAND = _solver.NISLAND  # entries of data.solver_niter
+mjNSOLVER = _solver.NSOLVER  # iterations data.solver keeps per island
 
 
 # ---------------------------------------------------------------- enums

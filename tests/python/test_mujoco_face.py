@@ -113,3 +113,24 @@ def test_option_flags_as_mujoco_masks(humanoid):
     assert model.opt.disableflags == int(mujoco.mjtDisableBit.mjDSBL_GRAVITY)
     model.opt.disableflags = 0
     model.opt.enableflags = 0
+
+
+def test_solver_statistics_in_mujocos_shapes(humanoid):
+    model, data = humanoid
+    mujoco.mj_step(model, data)
+    niter = data.solver_niter
+    assert niter.shape == (mujoco.mjNISLAND,) and niter[0] >= 1 and not niter[1:].any()
+    stats = data.solver
+    assert stats.improvement.shape == (mujoco.mjNISLAND * mujoco.mjNSOLVER,)
+    # Each iteration the solver ran is recorded, nothing after the last.
+    assert (stats.neval[:niter[0]] >= 1).all() and not stats.neval[niter[0]:].any()
+    assert stats[niter[0] - 1].gradient == stats.gradient[niter[0] - 1]
+    assert 0 < stats.nactive[niter[0] - 1] <= data.nefc
+    with pytest.raises(AttributeError, match="does not record 'lineslope'"):
+        stats.lineslope
+    with pytest.raises(IndexError):
+        stats[mujoco.mjNISLAND * mujoco.mjNSOLVER]
+    # A snapshot: the next step does not change what was read.
+    before = stats.improvement.copy()
+    mujoco.mj_step(model, data)
+    assert np.array_equal(stats.improvement, before)

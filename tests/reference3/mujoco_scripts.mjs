@@ -3,7 +3,7 @@
 // what compare_scripts.py holds the Python scripts (run on Pliant through
 // `import pliant.mujoco as mujoco`) to. Never used by the engine.
 //
-//   node mujoco_scripts.mjs cartpole_lqr|contact_logger|randomise_episodes|osc_controller|camera_capture MODEL
+//   node mujoco_scripts.mjs cartpole_lqr|contact_logger|randomise_episodes|osc_controller|camera_capture|solver_monitor MODEL
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -191,9 +191,26 @@ function cameraCapture() {
   }
 }
 
+function solverMonitor() {
+  const model = load(modelPath);
+  const data = new mujoco.MjData(model);
+  for (let step = 0; step <= 300; ++step) {
+    mujoco.mj_step(model, data);
+    if (step % 25 === 0) {
+      const niter = data.solver_niter[0];
+      console.log(`step ${step} ncon ${data.ncon} niter ${niter}`);
+      for (let i = 0; i < Math.min(niter, 200); ++i) {
+        const s = data.solver.get(i);
+        console.log(`iteration ${i} ${fmt(s.improvement)} ${fmt(s.gradient)} ` +
+                    `${s.nactive} ${s.nchange} ${s.neval}`);
+      }
+    }
+  }
+}
+
 const scripts = {cartpole_lqr: cartpoleLqr, contact_logger: contactLogger,
                  randomise_episodes: randomiseEpisodes, osc_controller: oscController,
-                 camera_capture: cameraCapture};
+                 camera_capture: cameraCapture, solver_monitor: solverMonitor};
 if (!scripts[script]) {
   console.error('usage: node mujoco_scripts.mjs ' + Object.keys(scripts).join('|') + ' MODEL');
   process.exit(2);
