@@ -37,6 +37,18 @@ void TreeOrdering::compute(const ConstraintProblem& p, Method method) {
   tree_dofs_.resize(nv);
   cursor_.assign(tree_start_.begin(), tree_start_.end() - 1);
   for (int i = 0; i < nv; ++i) tree_dofs_[cursor_[tree_of_dof_[i]]++] = i;
+  subtree_.assign(nv, 1);
+  for (int i = nv - 1; i >= 0; --i) {
+    if (p.mass_tree.parent[i] >= 0) subtree_[p.mass_tree.parent[i]] += subtree_[i];
+  }
+  leaves_first_.resize(trees_);
+  for (int t = 0; t < trees_; ++t) {
+    const int first = tree_dofs_[tree_start_[t]], count = tree_size(t);
+    // A tree's dofs as one contiguous range (each dof's parent before it).
+    const bool contiguous = tree_dofs_[tree_start_[t] + count - 1] == first + count - 1;
+    const double entries = contiguous ? leaves_first_entries(p.mass_tree.parent, first, count) : 0;
+    leaves_first_[t] = entries > 0;
+  }
 
   // The coupling graph between trees (none when there is one tree: an
   // island of one robot or one body).
@@ -88,6 +100,8 @@ void TreeOrdering::compute_like(const TreeOrdering& other, Method method) {
   tree_of_dof_.assign(other.tree_of_dof_.begin(), other.tree_of_dof_.end());
   tree_start_.assign(other.tree_start_.begin(), other.tree_start_.end());
   tree_dofs_.assign(other.tree_dofs_.begin(), other.tree_dofs_.end());
+  subtree_.assign(other.subtree_.begin(), other.subtree_.end());
+  leaves_first_.assign(other.leaves_first_.begin(), other.leaves_first_.end());
   adjacency_start_.assign(other.adjacency_start_.begin(), other.adjacency_start_.end());
   adjacency_.assign(other.adjacency_.begin(), other.adjacency_.begin() + adjacency_start_[trees_]);
   order(method);
@@ -101,10 +115,46 @@ void TreeOrdering::order(Method method) {
     reverse_cuthill_mckee();
   }
   position_.resize(tree_of_dof_.size());
+  envelope_start_.resize(tree_of_dof_.size());
   int next = 0;
   for (int t : order_) {
-    for (int k = tree_start_[t]; k < tree_start_[t + 1]; ++k) position_[tree_dofs_[k]] = next++;
+    const int begin = tree_start_[t], end = tree_start_[t + 1];
+    if (method == Method::kReverseCuthillMcKee && leaves_first_[t]) {
+      for (int k = end - 1; k >= begin; --k) {
+        const int dof = tree_dofs_[k];
+        envelope_start_[dof] = next - subtree_[dof] + 1;
+        position_[dof] = next++;
+      }
+    } else {
+      for (int k = begin; k < end; ++k) {
+        envelope_start_[tree_dofs_[k]] = next - (k - begin);
+        position_[tree_dofs_[k]] = next++;
+      }
+    }
   }
+}
+
+double TreeOrdering::leaves_first_entries(const int* parent, int first, int count) {
+  // Dof order is depth first: a dof's parent is the previous dof or one of
+  // its ancestors (so every subtree is contiguous); a parent other than the
+  // previous dof is a branch. A dof is in its own subtree and in each of
+  // its ancestors': the entries are the sum of the depths.
+  if (static_cast<int>(depth_.size()) < count) depth_.resize(count);
+  int* depth = depth_.data();  // depth[i - first]
+  bool branch = false;
+  double entries = 1;
+  depth[0] = 1;
+  for (int i = first + 1; i < first + count; ++i) {
+    if (parent[i] != i - 1) {
+      int a = i - 1;
+      while (a >= first && a != parent[i]) a = parent[a];
+      if (a != parent[i]) return 0;  // not depth first
+      branch = true;
+    }
+    depth[i - first] = depth[parent[i] - first] + 1;
+    entries += depth[i - first];
+  }
+  return branch ? entries : 0;
 }
 
 void TreeOrdering::add_row_edges(const ConstraintProblem& p, int row) {

@@ -2,12 +2,21 @@
 
 // An ordering of the dofs for the envelope factor of Newton's Hessian
 // H = M + J^T D J on large models. Each kinematic tree stays whole (its dofs
-// contiguous and in their own order, so M's ancestor fill stays inside the
-// tree's block), and the trees are ordered by reverse Cuthill-McKee on the
-// graph in which two trees are adjacent when a constraint row couples them.
-// Trees that touch one another end up close, which keeps the envelope
-// narrow: a pile of free bodies factors in O(n w^2) for a pile width w
-// instead of its index order's much wider profile.
+// contiguous, so M's ancestor fill stays inside the tree's block), and the
+// trees are ordered by reverse Cuthill-McKee on the graph in which two trees
+// are adjacent when a constraint row couples them. Trees that touch one
+// another end up close, which keeps the envelope narrow: a pile of free
+// bodies factors in O(n w^2) for a pile width w instead of its index order's
+// much wider profile.
+//
+// For the envelope, a tree that branches (a humanoid) is laid out leaves
+// first: its dofs in reverse, so that each dof's row reaches back only over
+// its own subtree (contiguous in dof order) instead of to the root, and M's
+// pattern is the envelope exactly. A rank-1 update of a contact row then
+// walks the contact's chain and its ancestors' columns, not the whole tree.
+// A chain (a free body, an arm) gains nothing and keeps its own order. The
+// dense square (one tree alone) gains too: the factor keeps M's zeros, which
+// its loops skip.
 //
 // All memory is kept across calls: once sizes stop growing, compute() makes
 // no heap allocation.
@@ -39,8 +48,16 @@ class TreeOrdering {
   // Index in the factor of dof k.
   int position(int dof) const { return position_[dof]; }
   const int* positions() const { return position_.data(); }
-  // Index in the factor of the root of dof k's tree (its tree's first).
+  // Index in the factor of the root of dof k's tree.
   int root_position(int dof) const { return position_[tree_dofs_[tree_start_[tree_of_dof_[dof]]]]; }
+  // The first factor index M's row of dof k reaches: its tree's root (own
+  // order) or the end of its subtree (a tree laid out leaves first).
+  int envelope_start(int dof) const { return envelope_start_[dof]; }
+  // The entries of M's envelope for the tree of dofs first .. first +
+  // count - 1 (`parent` as TreeSparsity's) laid out leaves first: the sum
+  // of its subtrees' sizes. 0 when the tree does not branch or its subtrees
+  // are not contiguous: the trees the envelope keeps in their own order.
+  double leaves_first_entries(const int* parent, int first, int count);
   // x_factor[position(k)] = x[k], and back.
   void to_factor(const double* x, double* out) const;
   void from_factor(const double* x, double* out) const;
@@ -52,7 +69,12 @@ class TreeOrdering {
   void minimum_degree();
   int breadth_first(int start, int* order);
 
-  std::vector<int> position_;
+  std::vector<int> position_, envelope_start_;
+  // Dofs in each dof's subtree (itself included); trees laid out leaves
+  // first (for the envelope order).
+  std::vector<int> subtree_;
+  std::vector<unsigned char> leaves_first_;
+  std::vector<int> depth_;  // leaves_first_entries(): each dof's depth in its tree
   // Trees: tree_of_dof_ (nv), dofs of tree t at tree_dofs_[tree_start_[t] ...].
   std::vector<int> tree_of_dof_, tree_start_, tree_dofs_;
   int trees_ = 0;

@@ -54,6 +54,36 @@ TEST(TreeOrdering, IsAPermutationKeepingTreesWholeAndInOrder) {
   }
 }
 
+// Two trees: a chain of 3 dofs (0-1-2) and a branching tree of 8, a trunk
+// (3, 4) with three limbs (5-6, 7-8, 9-10), as a humanoid's root and limbs.
+TEST(TreeOrdering, LaysBranchingTreesOutLeavesFirst) {
+  std::vector<int> parent = {-1, 0, 1, -1, 3, 4, 5, 4, 7, 4, 9};
+  ConstraintProblem problem;
+  problem.nv = 11;
+  problem.mass_tree.n = 11;
+  problem.mass_tree.parent = parent.data();
+  TreeOrdering ordering;
+  ordering.compute(problem);
+  // The chain keeps its order; every row reaches back to its root.
+  for (int dof = 1; dof < 3; ++dof) {
+    EXPECT_EQ(ordering.position(dof), ordering.position(dof - 1) + 1);
+    EXPECT_EQ(ordering.envelope_start(dof), ordering.position(0));
+  }
+  // The branching tree is reversed: each dof after its whole subtree, its
+  // row reaching back over that subtree only.
+  const int subtree[11] = {0, 0, 0, 8, 7, 2, 1, 2, 1, 2, 1};
+  for (int dof = 3; dof < 11; ++dof) {
+    if (dof > 3) {
+      EXPECT_EQ(ordering.position(dof), ordering.position(dof - 1) - 1) << dof;
+    }
+    EXPECT_EQ(ordering.envelope_start(dof), ordering.position(dof) - subtree[dof] + 1) << dof;
+  }
+  // M's envelope entries leaves first: the sum of the subtrees (8 + 7 + ...
+  // = 24 of the triangle's 36); a chain has none to gain.
+  EXPECT_EQ(ordering.leaves_first_entries(parent.data(), 3, 8), 24);
+  EXPECT_EQ(ordering.leaves_first_entries(parent.data(), 0, 3), 0);
+}
+
 TEST(TreeOrdering, CoupledTreesAreNeighbours) {
   PathProblem path;
   TreeOrdering ordering;
