@@ -123,9 +123,29 @@ void BlockCholesky::analyse(const ConstraintProblem& p, const TreeOrdering& orde
   }
   grow(gathered_, tallest);
   inverse_diagonal_.resize(n_);
-  relative_.resize(n_);
-  grow(multipliers_, widest);
-  grow(multiplied_, widest);
+  if (scratch_.empty()) scratch_.resize(1);
+  for (Scratch& scratch : scratch_) {
+    grow(scratch.relative, tallest);
+    grow(scratch.multipliers, widest);
+    grow(scratch.multiplied, widest);
+    grow(scratch.gathered, tallest);
+  }
+  // Sources: block b updates the blocks of its pattern; listed by target,
+  // b ascending.
+  source_start_.assign(blocks_ + 1, 0);
+  for (int k = 0; k < pattern_start_[blocks_]; ++k) ++source_start_[pattern_[k] + 1];
+  for (int b = 0; b < blocks_; ++b) source_start_[b + 1] += source_start_[b];
+  source_block_.resize(pattern_start_[blocks_]);
+  source_pattern_.resize(pattern_start_[blocks_]);
+  cursor_.assign(source_start_.begin(), source_start_.end() - 1);
+  for (int b = 0; b < blocks_; ++b) {
+    for (int k = pattern_start_[b]; k < pattern_start_[b + 1]; ++k) {
+      const int e = cursor_[pattern_[k]]++;
+      source_block_[e] = b;
+      source_pattern_[e] = k;
+    }
+  }
+  schedule_threads_ = 0;
 }
 
 void BlockCholesky::clear_values() {
@@ -170,69 +190,195 @@ void BlockCholesky::locate(const int* slots, int n, double** entries) {
   }
 }
 
-// Block by block (right-looking): the panel's columns are factorised in
-// place, L(r, c) = (H(r, c) - sum_k L(r, k) L(c, k)) / L(c, c), then each
-// later block J the panel reaches receives H_J -= L_{rows, J} L_{J}^T on its
-// own panel, through a map of this panel's rows onto J's.
-bool BlockCholesky::factor() {
-  for (int b = 0; b < blocks_; ++b) {
-    const int s = start_[b + 1] - start_[b], h = height_[b];
-    double* panel = values_.data() + panel_[b];
-    for (int c = 0; c < s; ++c) {
-      double* column = panel + c * h;
-      const double d = column[c];
-      if (!(d > 0)) return false;
-      const double l = std::sqrt(d), inverse = 1 / l;
-      column[c] = l;
-      inverse_diagonal_[start_[b] + c] = inverse;
-      for (int r = c + 1; r < h; ++r) column[r] *= inverse;
-      for (int c2 = c + 1; c2 < s; ++c2) {
-        const double f = column[c2];
-        if (f == 0) continue;
-        double* target = panel + c2 * h;
-        for (int r = c2; r < h; ++r) target[r] -= column[r] * f;
-      }
+// Block by block (left-looking): block t's panel first takes, from each
+// earlier block b whose pattern reaches it (b ascending), H_t -= L_{rows, b}
+// L_{t, b}^T through a map of b's panel rows onto t's; then t's own columns
+// are factorised in place, L(r, c) = (H(r, c) - sum_k L(r, k) L(c, k)) /
+// L(c, c). Every entry takes its sources' products in ascending block
+// order, whatever order independent blocks are finished in.
+void BlockCholesky::apply_update(int b, int pattern_index, Scratch& scratch) {
+  const int s = start_[b + 1] - start_[b], h = height_[b];
+  const double* panel = values_.data() + panel_[b];
+  const int* rows = rows_.data() + row_start_[b];
+  const int g = pattern_row_[pattern_index];
+  const int t = pattern_[pattern_index];
+  const int ts = start_[t + 1] - start_[t], th = height_[t];
+  // This panel's rows g.. in the target panel (its pattern holds them).
+  const int* target_rows = rows_.data() + row_start_[t];
+  int* relative = scratch.relative.data();
+  int q = ts;
+  for (int r = g; r < h; ++r) {
+    const int i = rows[r];
+    if (i < start_[t + 1]) {
+      relative[r] = i - start_[t];
+    } else {
+      while (target_rows[q] != i) ++q;
+      relative[r] = q;
     }
-    const int* rows = rows_.data() + row_start_[b];
-    for (int g = s; g < h;) {
-      const int target_block = block_of_[rows[g]];
-      const int ts = start_[target_block + 1] - start_[target_block];
-      const int th = height_[target_block];
-      // This panel's rows g.. in the target panel (its pattern holds them).
-      const int* target_rows = rows_.data() + row_start_[target_block];
-      int q = ts;
-      for (int r = g; r < h; ++r) {
-        const int i = rows[r];
-        if (i < start_[target_block + 1]) {
-          relative_[r] = i - start_[target_block];
-        } else {
-          while (target_rows[q] != i) ++q;
-          relative_[r] = q;
-        }
-      }
-      // Target column k takes, entry by entry, the products of this
-      // panel's columns with a non-zero in row g + k, in column order: each
-      // target entry is read and written once.
-      double* target = values_.data() + panel_[target_block];
-      for (int k = 0; k < ts; ++k) {
-        int count = 0;
-        for (int c = 0; c < s; ++c) {
-          const double f = panel[c * h + g + k];
-          if (f == 0) continue;
-          multipliers_[count] = f;
-          multiplied_[count++] = panel + c * h;
-        }
-        double* target_column = target + k * th;
-        for (int r = g + k; r < h; ++r) {
-          double sum = target_column[relative_[r]];
-          for (int m = 0; m < count; ++m) sum -= multiplied_[m][r] * multipliers_[m];
-          target_column[relative_[r]] = sum;
-        }
-      }
-      g += ts;
+  }
+  // Target column k takes, entry by entry, the products of this panel's
+  // columns with a non-zero in row g + k, in column order: each target
+  // entry is read and written once.
+  double* target = values_.data() + panel_[t];
+  double* multipliers = scratch.multipliers.data();
+  const double** multiplied = scratch.multiplied.data();
+  for (int k = 0; k < ts; ++k) {
+    int count = 0;
+    for (int c = 0; c < s; ++c) {
+      const double f = panel[c * h + g + k];
+      if (f == 0) continue;
+      multipliers[count] = f;
+      multiplied[count++] = panel + c * h;
+    }
+    double* target_column = target + k * th;
+    for (int r = g + k; r < h; ++r) {
+      double sum = target_column[relative[r]];
+      for (int m = 0; m < count; ++m) sum -= multiplied[m][r] * multipliers[m];
+      target_column[relative[r]] = sum;
+    }
+  }
+}
+
+bool BlockCholesky::factor_block(int b, Scratch& scratch) {
+  for (int e = source_start_[b]; e < source_start_[b + 1]; ++e) {
+    apply_update(source_block_[e], source_pattern_[e], scratch);
+  }
+  const int s = start_[b + 1] - start_[b], h = height_[b];
+  double* panel = values_.data() + panel_[b];
+  for (int c = 0; c < s; ++c) {
+    double* column = panel + c * h;
+    const double d = column[c];
+    if (!(d > 0)) return false;
+    const double l = std::sqrt(d), inverse = 1 / l;
+    column[c] = l;
+    inverse_diagonal_[start_[b] + c] = inverse;
+    for (int r = c + 1; r < h; ++r) column[r] *= inverse;
+    for (int c2 = c + 1; c2 < s; ++c2) {
+      const double f = column[c2];
+      if (f == 0) continue;
+      double* target = panel + c2 * h;
+      for (int r = c2; r < h; ++r) target[r] -= column[r] * f;
     }
   }
   return true;
+}
+
+// factor_block(b)'s multiply-adds, about: its sources' updates (each of its
+// columns takes a source's rows from its own on, times the source's width)
+// and its own columns.
+double BlockCholesky::block_work(int b) const {
+  const double s = start_[b + 1] - start_[b], h = height_[b];
+  double work = 0.5 * s * s * h;
+  for (int e = source_start_[b]; e < source_start_[b + 1]; ++e) {
+    const int source = source_block_[e];
+    const double width = start_[source + 1] - start_[source];
+    work += width * s * (height_[source] - pattern_row_[source_pattern_[e]]);
+  }
+  return work;
+}
+
+bool BlockCholesky::factor(ParallelLoop* loop) {
+  const int threads = loop ? loop->threads() : 1;
+  if (threads <= 1 || blocks_ < 2) {
+    for (int b = 0; b < blocks_; ++b) {
+      if (!factor_block(b, scratch_[0])) return false;
+    }
+    return true;
+  }
+  if (schedule_threads_ != threads) make_schedule(threads);
+  const int tasks = static_cast<int>(task_start_.size()) - 1;
+  // Each task's flag: its own slot, so the threads share no written word.
+  grow(task_ok_, tasks);
+  parallel_for(loop, tasks, [&](int task, int worker) {
+    bool ok = true;
+    for (int k = task_start_[task]; k < task_start_[task + 1] && ok; ++k) {
+      ok = factor_block(task_blocks_[k], scratch_[worker]);
+    }
+    task_ok_[task] = ok;
+  });
+  for (int task = 0; task < tasks; ++task) {
+    if (!task_ok_[task]) return false;
+  }
+  for (int b : top_blocks_) {
+    if (!factor_block(b, scratch_[0])) return false;
+  }
+  return true;
+}
+
+// Subtrees of the elimination tree for `threads` tasks: the heaviest
+// subtree (by its panels' factor work) is split at its root, which goes to
+// the blocks factorised after, until none holds more than a quarter of a
+// thread's share; the subtrees are then dealt, heaviest first, to the
+// least loaded task.
+void BlockCholesky::make_schedule(int threads) {
+  schedule_threads_ = threads;
+  if (static_cast<int>(scratch_.size()) < threads) scratch_.resize(threads);
+  const size_t rows = scratch_[0].relative.size(), columns = scratch_[0].multipliers.size();
+  for (Scratch& scratch : scratch_) {
+    grow(scratch.relative, rows);
+    grow(scratch.multipliers, columns);
+    grow(scratch.multiplied, columns);
+    grow(scratch.gathered, rows);
+  }
+  const auto parent = [&](int b) {
+    return pattern_start_[b + 1] > pattern_start_[b] ? pattern_[pattern_start_[b]] : -1;
+  };
+  subtree_work_.assign(blocks_, 0.0);
+  double total = 0;
+  heap_.clear();
+  for (int b = 0; b < blocks_; ++b) {
+    subtree_work_[b] += block_work(b);
+    if (parent(b) >= 0) {
+      subtree_work_[parent(b)] += subtree_work_[b];
+    } else {
+      total += subtree_work_[b];
+      heap_.push_back({subtree_work_[b], -b});  // ties: the lowest block first
+    }
+  }
+  std::make_heap(heap_.begin(), heap_.end());
+  const double limit = total / (4.0 * threads);
+  top_blocks_.clear();
+  while (!heap_.empty() && heap_.front().first > limit) {
+    const int b = -heap_.front().second;
+    if (first_child_[b] < 0) break;
+    std::pop_heap(heap_.begin(), heap_.end());
+    heap_.pop_back();
+    top_blocks_.push_back(b);
+    for (int child = first_child_[b]; child >= 0; child = next_sibling_[child]) {
+      heap_.push_back({subtree_work_[child], -child});
+      std::push_heap(heap_.begin(), heap_.end());
+    }
+  }
+  std::sort(top_blocks_.begin(), top_blocks_.end());
+  // Deal the subtrees, heaviest first (ties: the lowest block), to the
+  // least loaded task.
+  std::sort_heap(heap_.begin(), heap_.end());
+  task_load_.assign(threads, 0.0);
+  task_of_.assign(blocks_, -1);
+  for (auto it = heap_.rbegin(); it != heap_.rend(); ++it) {
+    const int task = static_cast<int>(std::min_element(task_load_.begin(), task_load_.end()) -
+                                      task_load_.begin());
+    task_load_[task] += it->first;
+    task_of_[-it->second] = task;
+  }
+  // Every other block below the top belongs to its parent's task (parents
+  // come after their children: walk down from the last).
+  for (int b = blocks_ - 1; b >= 0; --b) {
+    if (task_of_[b] < 0 && parent(b) >= 0 &&
+        !std::binary_search(top_blocks_.begin(), top_blocks_.end(), parent(b))) {
+      task_of_[b] = task_of_[parent(b)];
+    }
+  }
+  task_start_.assign(threads + 1, 0);
+  for (int b = 0; b < blocks_; ++b) {
+    if (task_of_[b] >= 0) ++task_start_[task_of_[b] + 1];
+  }
+  for (int t = 0; t < threads; ++t) task_start_[t + 1] += task_start_[t];
+  task_blocks_.resize(task_start_[threads]);
+  cursor_.assign(task_start_.begin(), task_start_.end() - 1);
+  for (int b = 0; b < blocks_; ++b) {
+    if (task_of_[b] >= 0) task_blocks_[cursor_[task_of_[b]]++] = b;
+  }
 }
 
 // Column by column along the elimination tree from v's first non-zero
@@ -300,7 +446,26 @@ bool BlockCholesky::rank_one(double* v, bool downdate, int first) {
 // L y = x by columns, then L^T x = y backward. A panel's rows below its
 // own block are gathered from x once per block and visited as one
 // contiguous run by each column.
-void BlockCholesky::solve(double* x) const {
+void BlockCholesky::solve(double* x, ParallelLoop* loop) const {
+  if (loop && loop->threads() > 1 && schedule_threads_ == loop->threads()) {
+    // Forward: the subtrees side by side, each block gathering its sources'
+    // products, then the blocks above them; backward the other way round.
+    const int tasks = static_cast<int>(task_start_.size()) - 1;
+    parallel_for(loop, tasks, [&](int task, int) {
+      for (int k = task_start_[task]; k < task_start_[task + 1]; ++k)
+        forward_block(task_blocks_[k], x);
+    });
+    for (int b : top_blocks_) forward_block(b, x);
+    for (auto b = top_blocks_.rbegin(); b != top_blocks_.rend(); ++b) {
+      backward_block(*b, x, scratch_[0].gathered.data());
+    }
+    parallel_for(loop, tasks, [&](int task, int worker) {
+      for (int k = task_start_[task + 1] - 1; k >= task_start_[task]; --k) {
+        backward_block(task_blocks_[k], x, scratch_[worker].gathered.data());
+      }
+    });
+    return;
+  }
   double* below_x = gathered_.data();
   for (int b = 0; b < blocks_; ++b) {
     const int s = start_[b + 1] - start_[b], h = height_[b], own = start_[b], below = h - s;
@@ -320,24 +485,54 @@ void BlockCholesky::solve(double* x) const {
     }
     for (int m = 0; m < below; ++m) x[rows[m]] = below_x[m];
   }
-  for (int b = blocks_ - 1; b >= 0; --b) {
-    const int s = start_[b + 1] - start_[b], h = height_[b], own = start_[b], below = h - s;
-    const double* panel = values_.data() + panel_[b];
-    const int* rows = rows_.data() + row_start_[b] + s;
-    for (int m = 0; m < below; ++m) below_x[m] = x[rows[m]];
-    for (int c = s - 1; c >= 0; --c) {
-      // The rows below the block first: they are known when the block
-      // starts, so the sums of its columns over them run side by side, and
-      // only the few terms of the block's own rows wait for the columns
-      // solved before.
-      const int j = own + c;
-      const double* column = panel + c * h;
-      const double* lower = column + s;
-      double sum = x[j];
-      for (int m = 0; m < below; ++m) sum -= lower[m] * below_x[m];
-      for (int r = c + 1; r < s; ++r) sum -= column[r] * x[own + r];
-      x[j] = sum * inverse_diagonal_[j];
+  for (int b = blocks_ - 1; b >= 0; --b) backward_block(b, x, below_x);
+}
+
+// Block t's rows take each source's columns (sources ascending, columns in
+// order, zero values skipped), as the sweep above subtracts them, then its
+// own columns are solved.
+void BlockCholesky::forward_block(int t, double* x) const {
+  const int own = start_[t], ts = start_[t + 1] - own;
+  for (int e = source_start_[t]; e < source_start_[t + 1]; ++e) {
+    const int b = source_block_[e];
+    const int sb = start_[b + 1] - start_[b], hb = height_[b];
+    const double* panel = values_.data() + panel_[b] + pattern_row_[source_pattern_[e]];
+    for (int c = 0; c < sb; ++c) {
+      const double yc = x[start_[b] + c];
+      if (yc == 0) continue;
+      const double* column = panel + c * hb;
+      for (int r = 0; r < ts; ++r) x[own + r] -= column[r] * yc;
     }
+  }
+  const double* panel = values_.data() + panel_[t];
+  const int h = height_[t];
+  for (int c = 0; c < ts; ++c) {
+    const int j = own + c;
+    const double xj = x[j] * inverse_diagonal_[j];
+    x[j] = xj;
+    if (xj == 0) continue;
+    const double* column = panel + c * h;
+    for (int r = c + 1; r < ts; ++r) x[own + r] -= column[r] * xj;
+  }
+}
+
+void BlockCholesky::backward_block(int b, double* x, double* below_x) const {
+  const int s = start_[b + 1] - start_[b], h = height_[b], own = start_[b], below = h - s;
+  const double* panel = values_.data() + panel_[b];
+  const int* rows = rows_.data() + row_start_[b] + s;
+  for (int m = 0; m < below; ++m) below_x[m] = x[rows[m]];
+  for (int c = s - 1; c >= 0; --c) {
+    // The rows below the block first: they are known when the block
+    // starts, so the sums of its columns over them run side by side, and
+    // only the few terms of the block's own rows wait for the columns
+    // solved before.
+    const int j = own + c;
+    const double* column = panel + c * h;
+    const double* lower = column + s;
+    double sum = x[j];
+    for (int m = 0; m < below; ++m) sum -= lower[m] * below_x[m];
+    for (int r = c + 1; r < s; ++r) sum -= column[r] * x[own + r];
+    x[j] = sum * inverse_diagonal_[j];
   }
 }
 

@@ -16,9 +16,11 @@
 // All memory is kept across calls: once sizes stop growing, no heap
 // allocation.
 
+#include <utility>
 #include <vector>
 
 #include "solvers/constraint_problem.h"
+#include "solvers/parallel_loop.h"
 
 namespace pliant {
 
@@ -54,15 +56,24 @@ class BlockCholesky {
   void locate(const int* slots, int n, double** entries);
 
   // In place: the lower triangle of H becomes L. False when H is not
-  // positive definite.
-  bool factor();
+  // positive definite. On a loop of several threads, subtrees of the
+  // elimination tree are factorised side by side and the blocks above them
+  // after: each entry takes the same operations in the same order as on one
+  // thread, so the factor is the same to the bit.
+  bool factor(ParallelLoop* loop = nullptr);
   // L L^T +- v v^T for v in the pattern of one constraint row (zero on
   // return), zero before entry `first` (a bound the caller knows spares the
   // search for the first non-zero). False on loss of positive definiteness
   // (the factor is then invalid).
   bool rank_one(double* v, bool downdate, int first = 0);
-  // x <- H^-1 x.
-  void solve(double* x) const;
+  // x <- H^-1 x. On a loop of several threads (after a factor() on as
+  // many), the elimination tree's subtrees are solved side by side, with the
+  // same operations on every entry in the same order: the same x to the bit.
+  void solve(double* x, ParallelLoop* loop = nullptr) const;
+
+  // Blocks the last factor() on several threads gave to its side-by-side
+  // tasks (the rest ran after them, on one thread).
+  int side_by_side_blocks() const { return static_cast<int>(task_blocks_.size()); }
 
   // Multiply-adds of one factor(), and a bound for one rank_one() of a
   // vector whose first non-zero is at `first` (its elimination-tree path).
@@ -82,12 +93,38 @@ class BlockCholesky {
   // the elimination tree (children lists) and a marker.
   std::vector<int> neighbour_start_, neighbours_, pattern_start_, pattern_, first_child_,
       next_sibling_, mark_, cursor_, row_trees_;
-  // factor(): panel rows of one block mapped to rows of another; the
-  // columns updating one target column and their multipliers (the widest
-  // block's width).
-  std::vector<int> relative_;
-  std::vector<double> multipliers_;
-  std::vector<const double*> multiplied_;
+  // factor(), per thread: panel rows of one block mapped to rows of
+  // another; the columns updating one target column and their multipliers
+  // (the widest block's width).
+  struct Scratch {
+    std::vector<int> relative;
+    std::vector<double> multipliers;
+    std::vector<const double*> multiplied;
+    std::vector<double> gathered;  // solve(): one panel's x below its own rows
+  };
+  mutable std::vector<Scratch> scratch_;
+  // The blocks updating each block (those whose pattern holds it), in
+  // ascending order, with the index in their pattern where it is found.
+  std::vector<int> source_start_, source_block_, source_pattern_;
+  // The parallel factor's schedule for schedule_threads_ threads (0: none
+  // since the last analyse): per task, the blocks of its subtrees in
+  // ascending order; then the blocks above every subtree, on one thread.
+  int schedule_threads_ = 0;
+  std::vector<int> task_start_, task_blocks_, top_blocks_;
+  std::vector<double> subtree_work_, task_load_;
+  std::vector<int> task_of_;                  // a block's task, -1 for the top
+  std::vector<std::pair<double, int>> heap_;  // (subtree work, -root)
+  std::vector<unsigned char> task_ok_;        // no pivot failed in the task
+  void make_schedule(int threads);
+  double block_work(int b) const;
+  // solve()'s steps for one block: the forward step gathering its sources'
+  // products (as the one-thread sweep scatters them), and the backward step.
+  void forward_block(int b, double* x) const;
+  void backward_block(int b, double* x, double* below_x) const;
+  // Block b's panel takes every source's update, then its own columns are
+  // factorised; false when a pivot is not positive.
+  bool factor_block(int b, Scratch& scratch);
+  void apply_update(int source, int pattern_index, Scratch& scratch);
   // locate(): each slot's block, and where its column starts in values_.
   std::vector<int> slot_block_, slot_column_;
   // rank_one() and solve(): one panel's entries of a vector below its own

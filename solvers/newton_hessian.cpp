@@ -207,6 +207,11 @@ void add_mass(const ConstraintProblem& p, const int* position, Factor& h) {
   }
 }
 
+// The factor on the problem's threads where it can use them (the block
+// factor's subtrees).
+bool factor(EnvelopeCholesky& h, ParallelLoop*) { return h.factor(); }
+bool factor(BlockCholesky& h, ParallelLoop* loop) { return h.factor(loop); }
+
 const int* factor_positions(const SolverWorkspace& w) {
   if (w.hessian_blocks) return w.block_order.positions();
   return w.hessian_permuted ? w.hessian_order.positions() : nullptr;
@@ -228,12 +233,12 @@ void assemble_and_factor(const ConstraintProblem& p, SolverWorkspace& w, Factor&
     add_cone(p, p.cones[c], w.cone_hessian.data() + c * kMaxConeDim * kMaxConeDim, position,
              w.cone_product, h);
   }
-  if (!h.factor()) {
+  if (!factor(h, p.parallel)) {
     // Not positive definite in floating point: fall back to M alone, whose
     // tree factor always exists (the direction is then a PCG one).
     h.clear_values();
     add_mass(p, position, h);
-    h.factor();
+    factor(h, p.parallel);
   }
 }
 
@@ -306,11 +311,11 @@ void build_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
   assemble_and_factor(p, w);
 }
 
-void solve_hessian(SolverWorkspace& w, double* x) {
+void solve_hessian(const ConstraintProblem& p, SolverWorkspace& w, double* x) {
   if (w.hessian_blocks) {
     w.hessian_rhs.resize(w.block_hessian.size());
     w.block_order.to_factor(x, w.hessian_rhs.data());
-    w.block_hessian.solve(w.hessian_rhs.data());
+    w.block_hessian.solve(w.hessian_rhs.data(), p.parallel);
     w.block_order.from_factor(w.hessian_rhs.data(), x);
     return;
   }

@@ -18,6 +18,6 @@ struct SolverWorkspace;
 // refactorises); solve_hessian applies H^-1 to x (nv entries) in place.
 void build_hessian(const ConstraintProblem& problem, SolverWorkspace& workspace);
 void update_hessian(const ConstraintProblem& problem, SolverWorkspace& workspace);
-void solve_hessian(SolverWorkspace& workspace, double* x);
+void solve_hessian(const ConstraintProblem& problem, SolverWorkspace& workspace, double* x);
 
 }  // namespace pliant

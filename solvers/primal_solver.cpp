@@ -204,7 +204,7 @@ double update_constraints(const ConstraintProblem& p, SolverWorkspace& w, bool c
 void precondition(const ConstraintProblem& p, SolverWorkspace& w, PrimalMethod method) {
   std::copy_n(w.grad.begin(), p.nv, w.mgrad.begin());
   if (method == PrimalMethod::kNewton) {
-    solve_hessian(w, w.mgrad.data());
+    solve_hessian(p, w, w.mgrad.data());
   } else {
     problem_mass_solve(p, w.mgrad.data());
   }

@@ -5,6 +5,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -124,6 +125,49 @@ TEST(BlockCholesky, SolvesLikeADenseFactorisation) {
     ASSERT_TRUE(factor.factor());
     const Eigen::VectorXd b = Eigen::VectorXd::Random(c.nv);
     EXPECT_LT((h * solve(factor, b) - b).norm(), 1e-12 * b.norm()) << trees << " trees";
+  }
+}
+
+// A loop that runs its tasks last first, on the calling thread, each as a
+// different worker: the parallel factor's answer may depend neither on the
+// order its subtrees finish in nor on the thread count.
+class ReversedLoop final : public ParallelLoop {
+ public:
+  explicit ReversedLoop(int threads) : threads_(threads) {}
+  int threads() const override { return threads_; }
+  void run(int count, Call call, void* context) override {
+    for (int i = count - 1; i >= 0; --i) call(context, i, i % threads_);
+  }
+
+ private:
+  int threads_;
+};
+
+TEST(BlockCholesky, FactorsAndSolvesTheSameOnAnyThreadCount) {
+  std::mt19937_64 rng(7);
+  const CoupledTrees c(80, 200, rng);
+  const Eigen::MatrixXd h = c.hessian(std::vector<bool>(c.nefc, true));
+  const Eigen::VectorXd b = Eigen::VectorXd::Random(c.nv);
+  BlockCholesky one;
+  c.load(h, one);
+  ASSERT_TRUE(one.factor());
+  const Eigen::VectorXd x_one = solve(one, b);
+  EXPECT_LT((h * x_one - b).norm(), 1e-12 * b.norm());
+  for (int threads : {2, 3, 5}) {
+    ReversedLoop loop(threads);
+    BlockCholesky many;
+    c.load(h, many);
+    ASSERT_TRUE(many.factor(&loop));
+    EXPECT_GT(many.side_by_side_blocks(), c.nv / CoupledTrees::kTreeDofs / 2) << threads;
+    Eigen::VectorXd x = b;
+    many.solve(x.data(), &loop);
+    for (int i = 0; i < c.nv; ++i) {
+      for (int j = 0; j <= i; ++j) {
+        if (h(i, j) == 0) continue;
+        ASSERT_EQ(many.at(i, j), one.at(i, j)) << threads << ": " << i << ", " << j;
+      }
+    }
+    EXPECT_EQ(std::memcmp(x.data(), x_one.data(), sizeof(double) * c.nv), 0) << threads;
   }
 }
 
