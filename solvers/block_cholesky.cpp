@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "solvers/group_sort.h"
 #include "solvers/grow.h"
 #include "solvers/tree_ordering.h"
 
@@ -306,7 +307,7 @@ bool BlockCholesky::factor(ParallelLoop* loop) {
 }
 
 // Subtrees of the elimination tree for `threads` tasks: the heaviest
-// subtree (by its panels' factor work) is split at its root, which goes to
+// subtree (by its blocks' block_work) is split at its root, which goes to
 // the blocks factorised after, until none holds more than a quarter of a
 // thread's share; the subtrees are then dealt, heaviest first, to the
 // least loaded task.
@@ -369,16 +370,7 @@ void BlockCholesky::make_schedule(int threads) {
       task_of_[b] = task_of_[parent(b)];
     }
   }
-  task_start_.assign(threads + 1, 0);
-  for (int b = 0; b < blocks_; ++b) {
-    if (task_of_[b] >= 0) ++task_start_[task_of_[b] + 1];
-  }
-  for (int t = 0; t < threads; ++t) task_start_[t + 1] += task_start_[t];
-  task_blocks_.resize(task_start_[threads]);
-  cursor_.assign(task_start_.begin(), task_start_.end() - 1);
-  for (int b = 0; b < blocks_; ++b) {
-    if (task_of_[b] >= 0) task_blocks_[cursor_[task_of_[b]]++] = b;
-  }
+  sort_by_group(task_of_, blocks_, threads, task_blocks_, task_start_, cursor_);
 }
 
 // Column by column along the elimination tree from v's first non-zero

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/thread_pool.h"
+#include "solvers/group_sort.h"
 
 namespace pliant {
 namespace {
@@ -13,22 +14,6 @@ int find_root(std::vector<int>& parent, int t) {
     t = parent[t];
   }
   return t;
-}
-
-// Stable counting sort of the items 0..n-1 by group (groups 0..count-1;
-// items of group -1 are left out): order, and start (count + 1 entries).
-void sort_by_group(const std::vector<int>& group_of, int n, int count, std::vector<int>& order,
-                   std::vector<int>& start, std::vector<int>& next) {
-  start.assign(count + 1, 0);
-  for (int i = 0; i < n; ++i) {
-    if (group_of[i] >= 0) ++start[group_of[i] + 1];
-  }
-  for (int g = 0; g < count; ++g) start[g + 1] += start[g];
-  order.resize(start[count]);
-  next.assign(start.begin(), start.end() - 1);
-  for (int i = 0; i < n; ++i) {
-    if (group_of[i] >= 0) order[next[group_of[i]]++] = i;
-  }
 }
 
 // One kinematic tree (a single robot) that some row reaches: one island of
