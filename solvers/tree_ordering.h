@@ -48,8 +48,6 @@ class TreeOrdering {
   // Index in the factor of dof k.
   int position(int dof) const { return position_[dof]; }
   const int* positions() const { return position_.data(); }
-  // Index in the factor of the root of dof k's tree.
-  int root_position(int dof) const { return position_[tree_dofs_[tree_start_[tree_of_dof_[dof]]]]; }
   // The first factor index M's row of dof k reaches: its tree's root (own
   // order) or the end of its subtree (a tree laid out leaves first).
   int envelope_start(int dof) const { return envelope_start_[dof]; }

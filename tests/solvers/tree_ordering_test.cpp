@@ -46,11 +46,12 @@ TEST(TreeOrdering, IsAPermutationKeepingTreesWholeAndInOrder) {
   std::vector<int> seen(10, 0);
   for (int dof = 0; dof < 10; ++dof) ++seen[ordering.position(dof)];
   EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
-  // Each tree: root right before its child (ancestors first, contiguous).
+  // Each tree: root right before its child (ancestors first, contiguous),
+  // and both rows reaching back to the root.
   for (int tree = 0; tree < 5; ++tree) {
     EXPECT_EQ(ordering.position(2 * tree + 1), ordering.position(2 * tree) + 1) << tree;
-    EXPECT_EQ(ordering.root_position(2 * tree + 1), ordering.position(2 * tree)) << tree;
-    EXPECT_EQ(ordering.root_position(2 * tree), ordering.position(2 * tree)) << tree;
+    EXPECT_EQ(ordering.envelope_start(2 * tree + 1), ordering.position(2 * tree)) << tree;
+    EXPECT_EQ(ordering.envelope_start(2 * tree), ordering.position(2 * tree)) << tree;
   }
 }
 
