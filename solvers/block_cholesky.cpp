@@ -90,7 +90,7 @@ void BlockCholesky::analyse(const ConstraintProblem& p, const TreeOrdering& orde
   row_start_[0] = panel_[0] = 0;
   factor_work_ = 0;
   pattern_row_.resize(pattern_.size());
-  cached_row_block_ = cached_column_block_ = -1;
+  offset_ = Offset{};
   for (int b = 0; b < blocks_; ++b) {
     for (int i = start_[b]; i < start_[b + 1]; ++i) rows_.push_back(i);
     for (int k = pattern_start_[b]; k < pattern_start_[b + 1]; ++k) {
@@ -149,17 +149,24 @@ void BlockCholesky::analyse(const ConstraintProblem& p, const TreeOrdering& orde
   schedule_threads_ = 0;
 }
 
-void BlockCholesky::clear_values() {
-  std::fill_n(values_.begin(), panel_.empty() ? 0 : panel_[blocks_], 0.0);
+void BlockCholesky::clear_values(ParallelLoop* loop) {
+  const long long size = panel_.empty() ? 0 : panel_[blocks_];
+  // Slices of at least this many entries (a quarter of a MiB).
+  constexpr long long kSlice = 1 << 15;
+  const int slices = static_cast<int>(std::min<long long>((size + kSlice - 1) / kSlice, 64));
+  parallel_for(loop, slices, [&](int k, int) {
+    const long long begin = size * k / slices, end = size * (k + 1) / slices;
+    std::fill(values_.begin() + begin, values_.begin() + end, 0.0);
+  });
 }
 
-void BlockCholesky::find_offset(int row_block, int column_block) {
+void BlockCholesky::find_offset(int row_block, int column_block, Offset& offset) const {
   const int* begin = pattern_.data() + pattern_start_[column_block];
   const int* end = pattern_.data() + pattern_start_[column_block + 1];
   const int k = static_cast<int>(std::lower_bound(begin, end, row_block) - pattern_.data());
-  cached_row_block_ = row_block;
-  cached_column_block_ = column_block;
-  cached_offset_ = pattern_row_[k];
+  offset.row_block = row_block;
+  offset.column_block = column_block;
+  offset.row = pattern_row_[k];
 }
 
 void BlockCholesky::locate(const int* slots, int n, double** entries) {
@@ -183,8 +190,8 @@ void BlockCholesky::locate(const int* slots, int n, double** entries) {
       if (bi == bj) {
         r = slots[i] - start_[bj];
       } else {
-        if (bi != cached_row_block_ || bj != cached_column_block_) find_offset(bi, bj);
-        r = cached_offset_ + (slots[i] - start_[bi]);
+        if (bi != offset_.row_block || bj != offset_.column_block) find_offset(bi, bj, offset_);
+        r = offset_.row + (slots[i] - start_[bi]);
       }
       *entries++ = values + slot_column_[j] + r;
     }

@@ -33,22 +33,31 @@ class BlockCholesky {
   void analyse(const ConstraintProblem& p, const TreeOrdering& order);
 
   int size() const { return n_; }
-  void clear_values();
+  // Zeros every entry; on a loop of several threads, by slices side by side.
+  void clear_values(ParallelLoop* loop = nullptr);
+
+  // Where the panel row of one block starts in the panel of another, as
+  // at() last found it.
+  struct Offset {
+    int row_block = -1, column_block = -1, row = 0;
+  };
   // Entry (i, j) of the lower triangle, i >= j in factor order; (i, j) must
   // be in the pattern. Within a block directly; across blocks through the
   // panel row where block(i) starts, found by bisection over block(j)'s
-  // pattern and remembered for the next entry of the same pair.
-  double& at(int i, int j) {
+  // pattern and remembered in `offset` for the next entry of the same pair
+  // (threads side by side each keep their own).
+  double& at(int i, int j, Offset& offset) {
     const int b = block_of_[j], bi = block_of_[i];
     int r;
     if (bi == b) {
       r = i - start_[b];
     } else {
-      if (bi != cached_row_block_ || b != cached_column_block_) find_offset(bi, b);
-      r = cached_offset_ + (i - start_[bi]);
+      if (bi != offset.row_block || b != offset.column_block) find_offset(bi, b, offset);
+      r = offset.row + (i - start_[bi]);
     }
     return values_[panel_[b] + (j - start_[b]) * height_[b] + r];
   }
+  double& at(int i, int j) { return at(i, j, offset_); }
 
   // The entries (max(s_a, s_b), min(s_a, s_b)) for b <= a of the n factor
   // positions `slots` (each pair in the pattern), into entries as a packed
@@ -130,11 +139,11 @@ class BlockCholesky {
   // rank_one() and solve(): one panel's entries of a vector below its own
   // rows, gathered (the tallest panel's height).
   mutable std::vector<double> gathered_;
-  // at(): panel row where block cached_row_block_ starts in the panel of
-  // cached_column_block_; pattern_row_[k] is that row for pattern_[k].
+  // pattern_row_[k]: the panel row where block pattern_[k] starts in the
+  // panel of the block whose pattern holds it.
   std::vector<int> pattern_row_;
-  int cached_row_block_ = -1, cached_column_block_ = -1, cached_offset_ = 0;
-  void find_offset(int row_block, int column_block);
+  Offset offset_;  // at()'s on one thread
+  void find_offset(int row_block, int column_block, Offset& offset) const;
 };
 
 }  // namespace pliant

@@ -105,11 +105,22 @@ void add_rows(const ConstraintProblem& p, const RowState* state, const int* posi
   flush();
 }
 
+// Entry (i, j) of H, i >= j, for threads side by side (each with its own
+// `offset`).
+double& entry(EnvelopeCholesky& h, int i, int j, BlockCholesky::Offset&) { return h.at(i, j); }
+double& entry(BlockCholesky& h, int i, int j, BlockCholesky::Offset& offset) {
+  return h.at(i, j, offset);
+}
+
+void clear_values(EnvelopeCholesky& h, ParallelLoop*) { h.clear_values(); }
+void clear_values(BlockCholesky& h, ParallelLoop* loop) { h.clear_values(loop); }
+
 // add_rows on the problem's parallel loop, with the same sums: the runs'
 // first rows are found by row chunks, each run's block is summed over its
 // rows in order (runs shared among the threads, blocks kept side by side),
-// and the blocks are added to H run by run in row order, as add_rows adds
-// them.
+// and the blocks are added to H by slices of its columns side by side, each
+// slice taking every run in row order: each entry receives the runs' sums
+// in the order add_rows adds them.
 template <class Factor>
 void add_rows_in_parallel(const ConstraintProblem& p, SolverWorkspace& w, const int* position,
                           Factor& h) {
@@ -142,11 +153,21 @@ void add_rows_in_parallel(const ConstraintProblem& p, SolverWorkspace& w, const 
   const int count = static_cast<int>(w.runs.size());
   w.runs.push_back(p.nefc);
   grow(w.run_blocks, size);
+  grow(w.run_low, count);
+  grow(w.run_high, count);
   const int tasks = std::min(count, 8 * p.parallel->threads());
   parallel_for(p.parallel, tasks, [&](int t, int) {
     const int end = slice_begin(count, t + 1, tasks);
     for (int r = slice_begin(count, t, tasks); r < end; ++r) {
       const int n = p.row_nnz[w.runs[r]];
+      const int* cols = columns(w.runs[r]);
+      int low = p.nv, high = -1;
+      for (int a = 0; a < n; ++a) {
+        low = std::min(low, slot(position, cols[a]));
+        high = std::max(high, slot(position, cols[a]));
+      }
+      w.run_low[r] = low;
+      w.run_high[r] = high;
       double* block = w.run_blocks.data() + w.run_block[r];
       std::fill_n(block, static_cast<size_t>(n) * (n + 1) / 2, 0.0);
       for (int i = w.runs[r]; i < w.runs[r + 1]; ++i) {
@@ -154,17 +175,31 @@ void add_rows_in_parallel(const ConstraintProblem& p, SolverWorkspace& w, const 
       }
     }
   });
-  std::vector<int>& slots = w.hessian_slots;
-  std::vector<double*>& entries = w.hessian_entries;
-  for (int r = 0; r < count; ++r) {
-    const int i = w.runs[r], n = p.row_nnz[i];
-    slots.resize(n);
-    entries.resize(static_cast<size_t>(n) * (n + 1) / 2);
-    for (int a = 0; a < n; ++a) slots[a] = slot(position, columns(i)[a]);
-    locate_entries(h, slots.data(), n, entries.data());
-    const double* block = w.run_blocks.data() + w.run_block[r];
-    for (size_t e = 0; e < entries.size(); ++e) *entries[e] += block[e];
-  }
+  // Entry (i, j) belongs to the slice of column j = min(i, j): a run adds
+  // to a slice only if one of its positions lies in it.
+  const int slices = std::min(p.nv, 2 * p.parallel->threads());
+  parallel_for(p.parallel, slices, [&](int t, int) {
+    const int lo = slice_begin(p.nv, t, slices), hi = slice_begin(p.nv, t + 1, slices);
+    const auto inside = [lo, hi](int k) { return k >= lo && k < hi; };
+    BlockCholesky::Offset offset;
+    for (int r = 0; r < count; ++r) {
+      if (w.run_high[r] < lo || w.run_low[r] >= hi) continue;
+      const int* cols = columns(w.runs[r]);
+      const int n = p.row_nnz[w.runs[r]];
+      bool reaches = false;
+      for (int a = 0; a < n && !reaches; ++a) reaches = inside(slot(position, cols[a]));
+      if (!reaches) continue;
+      const double* block = w.run_blocks.data() + w.run_block[r];
+      for (int a = 0; a < n; ++a) {
+        const int sa = slot(position, cols[a]);
+        for (int b = 0; b <= a; ++b, ++block) {
+          const int sb = slot(position, cols[b]);
+          const int j = std::min(sa, sb);
+          if (inside(j)) entry(h, std::max(sa, sb), j, offset) += *block;
+        }
+      }
+    }
+  });
 }
 
 // H += Jc^T Hc Jc for one cone in its middle zone (all rows share columns):
@@ -221,7 +256,7 @@ const int* factor_positions(const SolverWorkspace& w) {
 template <class Factor>
 void assemble_and_factor(const ConstraintProblem& p, SolverWorkspace& w, Factor& h) {
   const int* position = factor_positions(w);
-  h.clear_values();
+  clear_values(h, p.parallel);
   add_mass(p, position, h);
   if (p.parallel && p.parallel->threads() > 1 && row_chunks(p.nefc) > 1) {
     add_rows_in_parallel(p, w, position, h);

@@ -52,6 +52,7 @@ struct SolverWorkspace {
   // starts in run_blocks, and the blocks.
   std::vector<unsigned char> run_first;
   std::vector<int> runs;
+  std::vector<int> run_low, run_high;  // each run's lowest and highest factor position
   std::vector<size_t> run_block;
   std::vector<double> run_blocks;
   // The warm-start comparison's two candidates: J a - aref and M a.

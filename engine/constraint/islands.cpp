@@ -1,7 +1,9 @@
 #include "engine/constraint/islands.h"
 
 #include <algorithm>
+#include <atomic>
 
+#include "engine/helped_loop.h"
 #include "engine/thread_pool.h"
 #include "solvers/group_sort.h"
 
@@ -331,19 +333,21 @@ void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWor
   // last one taken is small. Islands have disjoint dofs and rows: each
   // writes its own entries of local_dof and of the result.
   const int all_threads = whole.parallel ? whole.parallel->threads() : 1;
-  const int threads = std::min(all_threads, count);
   grow(s.task_island, count);
   for (int g = 0; g < count; ++g) s.task_island[g] = g;
   auto rows_of = [&s](int g) { return s.row_start[g + 1] - s.row_start[g]; };
-  if (threads > 1) {
-    if (static_cast<int>(s.workers.value.size()) < threads - 1) s.workers.value.resize(threads - 1);
+  if (all_threads > 1) {
+    if (static_cast<int>(s.workers.value.size()) < all_threads - 1) {
+      s.workers.value.resize(all_threads - 1);
+    }
     std::stable_sort(s.task_island.begin(), s.task_island.begin() + count,
                      [&](int a, int b) { return rows_of(a) > rows_of(b); });
   }
-  // island g on `worker`, its passes over rows and columns on `parallel`.
-  auto solve_island = [&](int g, int worker, ParallelLoop* parallel) {
-    IslandProblem& q = worker == 0 ? s.problem : s.workers.value[worker - 1].problem;
-    SolverWorkspace& ws = worker == 0 ? w : s.workers.value[worker - 1].solver;
+  // Island g in the memory of `role` (0: the caller's), its passes over
+  // rows and columns on `parallel`.
+  auto solve_island = [&](int g, int role, ParallelLoop* parallel) {
+    IslandProblem& q = role == 0 ? s.problem : s.workers.value[role - 1].problem;
+    SolverWorkspace& ws = role == 0 ? w : s.workers.value[role - 1].solver;
     const ConstraintProblem p = gather_island(whole, s, g, q, parallel);
     solve(p, ws);
     const SolverResult& r = ws.result;
@@ -359,18 +363,37 @@ void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWor
     for (int j = 0; j < m; ++j) out.force[rows[j]] = r.force[j];
     s.island_statistics.value[g] = r.statistics;
   };
-  // An island with most of the rows (a pile) would keep one thread busy
-  // while the others finish the rest: it is solved first, alone, with
-  // every thread on its passes (large enough for them to pay).
-  int first = 0;
-  if (all_threads > 1 && row_chunks(rows_of(s.task_island[0])) > 1 &&
-      2 * rows_of(s.task_island[0]) > nefc) {
-    solve_island(s.task_island[0], 0, whole.parallel);
-    first = 1;
+  if (all_threads > 1 && row_chunks(rows_of(s.task_island[0])) > 1) {
+    // The largest island is large enough for its passes to pay on several
+    // threads (a pile): role 0 solves it on a loop the others help with
+    // whenever they are between two of the other islands, which they take
+    // largest first; role 0 joins them when it is done. Each role solves
+    // in its own memory, whatever thread runs it.
+    HelpedLoop loop(all_threads);
+    std::atomic<int> next_island{1};
+    pool.run(all_threads, all_threads, [&](int role, int) {
+      if (role == 0) {
+        struct Finish {
+          HelpedLoop& loop;
+          ~Finish() { loop.finish(); }
+        } finish{loop};
+        solve_island(s.task_island[0], 0, &loop);
+      }
+      for (;;) {
+        if (role > 0 && loop.help(role)) continue;
+        const int k = next_island.fetch_add(1);
+        if (k >= count) break;
+        solve_island(s.task_island[k], role, nullptr);
+      }
+      if (role > 0) loop.help_until_finished(role);
+    });
+  } else {
+    // Islands shared among the threads, largest first, so that the last
+    // one taken is small. Islands have disjoint dofs and rows: each writes
+    // its own entries of local_dof and of the result.
+    pool.run(std::min(all_threads, count), count,
+             [&](int task, int worker) { solve_island(s.task_island[task], worker, nullptr); });
   }
-  pool.run(threads, count - first, [&](int task, int worker) {
-    solve_island(s.task_island[first + task], worker, nullptr);
-  });
 
   SolverStatistics& stats = out.statistics;
   stats.iterations = 0;

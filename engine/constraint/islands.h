@@ -48,7 +48,7 @@ struct IslandScratch {
   std::vector<int> local_dof;                             // global dof -> index within its island
   std::vector<unsigned char> joined;                      // the whole problem's joins_previous
   IslandProblem problem;                                  // the calling thread's island
-  Kept<std::vector<IslandWorker>> workers;                // worker k's at k - 1 (Data::threads > 1)
+  Kept<std::vector<IslandWorker>> workers;                // role k's at k - 1 (Data::threads > 1)
   std::vector<int> task_island;                           // islands in the order threads take them
   Kept<std::vector<SolverStatistics>> island_statistics;  // each island's, in island order
   SolverResult result;  // the whole problem's, filled island by island
@@ -63,8 +63,10 @@ int find_islands(const ConstraintProblem& whole, IslandScratch& s);
 // island's with the most iterations (the first of those; converged only if
 // all did). Call after find_islands returned at least one island. With
 // whole.parallel (its threads, of `pool`), the islands are shared among the
-// threads, and an island holding most of the rows is solved first on all of
-// them; each island's answer is the same on any number of threads.
+// threads; the largest, when it is large enough for its passes to pay on
+// several threads, is solved on one of them and every other thread helps
+// with its passes between two of the remaining islands (helped_loop.h).
+// Each island's answer is the same on any number of threads.
 void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWorkspace& workspace,
                      void (*solve)(const ConstraintProblem&, SolverWorkspace&), ThreadPool& pool);
 

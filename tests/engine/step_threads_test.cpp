@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/helped_loop.h"
 #include "engine/thread_pool.h"
 #include "engine/workspace.h"
 #include "pliant/load.h"
@@ -91,10 +92,10 @@ TEST(StepThreads, PileIsBitIdenticalOnAnyThreadCount) {
   EXPECT_GT(seen.contacts, 2 * 128);
 }
 
-// Two touching layers of 10 x 10 cubes beside a lone cube: an island of
-// thousands of rows, which the solver takes first and alone with every
-// thread on its passes over rows and columns (row chunks, J^T f by column
-// ranges, the line search, the gathering), then the small one.
+// Two touching layers of 10 x 10 cubes beside four lone cubes: an island of
+// thousands of rows, which one thread solves with the others helping on its
+// passes over rows and columns (row chunks, J^T f by column ranges, the line
+// search, the gathering, the Hessian's assembly) between the small ones.
 TEST(StepThreads, OneLargeIslandIsBitIdenticalOnAnyThreadCount) {
   scenes::BoxStack stack;
   stack.count = 200;
@@ -103,8 +104,11 @@ TEST(StepThreads, OneLargeIslandIsBitIdenticalOnAnyThreadCount) {
   stack.pitch_x = stack.pitch_y = stack.layer_height = 0.199;
   stack.bottom = 0.0995;
   stack.plane = 4;
-  stack.extra_bodies =
-      "<body pos='-1 -1 0.0995'><freejoint/><geom type='box' size='.1 .1 .1'/></body>";
+  // Lone cubes: small islands, solved beside the large one.
+  for (int k = 0; k < 4; ++k) {
+    stack.extra_bodies += "<body pos='-1 " + std::to_string(-1 + 0.5 * k) +
+                          " 0.0995'><freejoint/><geom type='box' size='.1 .1 .1'/></body>";
+  }
   const Model model = load_model_from_string(scenes::box_stack_xml(stack));
   Seen seen;
   expect_same_steps(model, {1, 2, 3}, 20, seen);
@@ -208,6 +212,46 @@ TEST(ThreadPool, RethrowsATasksExceptionAndStaysUsable) {
   std::atomic<int> total{0};
   pool.run(2, 100, [&](int task, int) { total.fetch_add(task); });
   EXPECT_EQ(total.load(), 4950);
+}
+
+// A driver's loops, one after another, helped by threads that are busy
+// between them (as the threads solving small islands beside a large one):
+// every task of every loop runs once, on a worker the loop names.
+TEST(HelpedLoop, RunsEveryTaskOnceWhoeverHelps) {
+  ThreadPool pool;
+  for (int threads : {2, 3}) {
+    HelpedLoop loop(threads);
+    constexpr int kLoops = 300, kTasks = 64;
+    std::vector<std::atomic<int>> runs(kLoops * kTasks);
+    std::atomic<int> bad_worker{0}, other_work{0};
+    pool.run(threads, threads, [&](int role, int) {
+      if (role == 0) {
+        for (int l = 0; l < kLoops; ++l) {
+          parallel_for(&loop, kTasks, [&](int task, int worker) {
+            runs[l * kTasks + task].fetch_add(1);
+            if (worker < 0 || worker >= threads) bad_worker.fetch_add(1);
+          });
+        }
+        loop.finish();
+        return;
+      }
+      // Work of its own between loops, then help until the driver is done.
+      for (int k = 0; k < 50; ++k) {
+        loop.help(role);
+        other_work.fetch_add(1);
+      }
+      loop.help_until_finished(role);
+    });
+    for (const std::atomic<int>& r : runs) ASSERT_EQ(r.load(), 1);
+    EXPECT_EQ(bad_worker.load(), 0);
+    EXPECT_EQ(other_work.load(), 50 * (threads - 1));
+  }
+  // An exception in a loop's task reaches the driver, after the loop.
+  HelpedLoop alone(2);
+  EXPECT_THROW(parallel_for(&alone, 4, [](int task, int) {
+                 if (task == 2) throw std::runtime_error("the driver's task");
+               }),
+               std::runtime_error);
 }
 
 }  // namespace
