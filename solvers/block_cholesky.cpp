@@ -313,11 +313,15 @@ bool BlockCholesky::factor(ParallelLoop* loop) {
   return true;
 }
 
-// Subtrees of the elimination tree for `threads` tasks: the heaviest
-// subtree (by its blocks' block_work) is split at its root, which goes to
-// the blocks factorised after, until none holds more than a quarter of a
-// thread's share; the subtrees are then dealt, heaviest first, to the
+// Subtree tasks per thread.
+constexpr int kTasksPerThread = 2;
+
+// Subtrees of the elimination tree for kTasksPerThread tasks a thread: the
+// heaviest subtree (by its blocks' block_work) is split at its root, which
+// goes to the blocks factorised after, until none holds more than a quarter
+// of a thread's share; the subtrees are then dealt, heaviest first, to the
 // least loaded task.
+
 void BlockCholesky::make_schedule(int threads) {
   schedule_threads_ = threads;
   if (static_cast<int>(scratch_.size()) < threads) scratch_.resize(threads);
@@ -361,7 +365,10 @@ void BlockCholesky::make_schedule(int threads) {
   // Deal the subtrees, heaviest first (ties: the lowest block), to the
   // least loaded task.
   std::sort_heap(heap_.begin(), heap_.end());
-  task_load_.assign(threads, 0.0);
+  // More tasks than threads: a thread that joins late (busy elsewhere)
+  // leaves less of the work waiting for it.
+  const int tasks = kTasksPerThread * threads;
+  task_load_.assign(tasks, 0.0);
   task_of_.assign(blocks_, -1);
   for (auto it = heap_.rbegin(); it != heap_.rend(); ++it) {
     const int task = static_cast<int>(std::min_element(task_load_.begin(), task_load_.end()) -
@@ -377,7 +384,7 @@ void BlockCholesky::make_schedule(int threads) {
       task_of_[b] = task_of_[parent(b)];
     }
   }
-  sort_by_group(task_of_, blocks_, threads, task_blocks_, task_start_, cursor_);
+  sort_by_group(task_of_, blocks_, tasks, task_blocks_, task_start_, cursor_);
 }
 
 // Column by column along the elimination tree from v's first non-zero

@@ -177,7 +177,7 @@ void add_rows_in_parallel(const ConstraintProblem& p, SolverWorkspace& w, const 
   });
   // Entry (i, j) belongs to the slice of column j = min(i, j): a run adds
   // to a slice only if one of its positions lies in it.
-  const int slices = std::min(p.nv, 2 * p.parallel->threads());
+  const int slices = std::min(p.nv, 8 * p.parallel->threads());
   parallel_for(p.parallel, slices, [&](int t, int) {
     const int lo = slice_begin(p.nv, t, slices), hi = slice_begin(p.nv, t + 1, slices);
     const auto inside = [lo, hi](int k) { return k >= lo && k < hi; };

@@ -248,9 +248,10 @@ TEST(HelpedLoop, RunsEveryTaskOnceWhoeverHelps) {
   }
   // An exception in a loop's task reaches the driver, after the loop.
   HelpedLoop alone(2);
-  EXPECT_THROW(parallel_for(&alone, 4, [](int task, int) {
-                 if (task == 2) throw std::runtime_error("the driver's task");
-               }),
+  EXPECT_THROW(parallel_for(&alone, 4,
+                            [](int task, int) {
+                              if (task == 2) throw std::runtime_error("the driver's task");
+                            }),
                std::runtime_error);
 }
 
