@@ -287,7 +287,7 @@ void def_dynamics_tools(py::module_& mod, py::class_<Model, ModelPtr>& model) {
       [](const PyData& d) {
         const SolverStatistics& s = d.data.solver;
         const long n = static_cast<long>(s.per_iteration.size());
-        py::array_t<double> improvement(n), gradient(n), fwdinv(2);
+        py::array_t<double> improvement(n), gradient(n);
         py::array_t<int> active(n), changes(n), evaluations(n);
         for (long i = 0; i < n; ++i) {
           const IterationStatistics& it = s.per_iteration[i];
@@ -297,12 +297,23 @@ void def_dynamics_tools(py::module_& mod, py::class_<Model, ModelPtr>& model) {
           changes.mutable_at(i) = it.state_changes;
           evaluations.mutable_at(i) = it.line_search_evaluations;
         }
-        for (int k = 0; k < 2; ++k) fwdinv.mutable_at(k) = d.data.solver_fwdinv[k];
         using namespace pybind11::literals;
         return py::dict("iterations"_a = s.iterations, "converged"_a = s.converged,
                         "improvement"_a = improvement, "gradient"_a = gradient,
-                        "nactive"_a = active, "nchange"_a = changes, "neval"_a = evaluations,
-                        "fwdinv"_a = fwdinv);
+                        "nactive"_a = active, "nchange"_a = changes, "neval"_a = evaluations);
+      },
+      py::arg("data").none(false));
+  // What data.solver_niter and data.solver_fwdinv read each step, without
+  // the per-iteration arrays.
+  mod.def(
+      "_solver_iterations", [](const PyData& d) { return d.data.solver.iterations; },
+      py::arg("data").none(false));
+  mod.def(
+      "_solver_fwdinv",
+      [](const PyData& d) {
+        py::array_t<double> fwdinv(2);
+        for (int k = 0; k < 2; ++k) fwdinv.mutable_at(k) = d.data.solver_fwdinv[k];
+        return fwdinv;
       },
       py::arg("data").none(false));
   mod.def(

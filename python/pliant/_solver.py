@@ -66,7 +66,7 @@ class Statistics:
 
 def _niter(data):
     out = np.zeros(NISLAND, dtype=np.int32)
-    out[0] = _pliant._solver_statistics(data)["iterations"]
+    out[0] = _pliant._solver_iterations(data)
     return out
 
 
@@ -77,6 +77,6 @@ def install(data_class):
     data_class.solver_niter = property(
         _niter, doc="Iterations of the last step's solve, in entry 0 (MuJoCo's solver_niter)")
     data_class.solver_fwdinv = property(
-        lambda data: _pliant._solver_statistics(data)["fwdinv"],
+        lambda data: _pliant._solver_fwdinv(data),
         doc="With the fwdinv flag: how far inverse dynamics lands from the forward step, "
             "|constraint force| and |applied force| of the difference (N, N m)")
