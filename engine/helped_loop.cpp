@@ -3,16 +3,9 @@
 #include <thread>
 #include <utility>
 
+#include "engine/thread_pool.h"
+
 namespace pliant {
-namespace {
-
-void pause() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
-
-}  // namespace
 
 // The order that makes it safe (every operation on open_ and inside_ is
 // sequentially consistent): a helper counts itself inside before it looks
@@ -27,7 +20,7 @@ void HelpedLoop::run(int count, Call call, void* context) {
   open_.store(true);
   run_tasks(0);
   open_.store(false);
-  while (inside_.load() > 0) pause();
+  while (inside_.load() > 0) spin_pause();
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }
 
@@ -49,7 +42,7 @@ void HelpedLoop::help_until_finished(int worker) {
       // when threads outnumber cores.
       std::this_thread::yield();
     } else {
-      pause();
+      spin_pause();
     }
   }
 }

@@ -16,9 +16,7 @@ bool spin_until(bool spin, Done done) {
   for (int round = 0;; ++round) {
     for (int i = 0; i < 64; ++i) {
       if (done()) return true;
-#if defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause();
-#endif
+      spin_pause();
     }
     if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(1)) return done();
   }

@@ -321,7 +321,6 @@ constexpr int kTasksPerThread = 2;
 // goes to the blocks factorised after, until none holds more than a quarter
 // of a thread's share; the subtrees are then dealt, heaviest first, to the
 // least loaded task.
-
 void BlockCholesky::make_schedule(int threads) {
   schedule_threads_ = threads;
   if (static_cast<int>(scratch_.size()) < threads) scratch_.resize(threads);

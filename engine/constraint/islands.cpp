@@ -388,9 +388,6 @@ void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWor
       if (role > 0) loop.help_until_finished(role);
     });
   } else {
-    // Islands shared among the threads, largest first, so that the last
-    // one taken is small. Islands have disjoint dofs and rows: each writes
-    // its own entries of local_dof and of the result.
     pool.run(std::min(all_threads, count), count,
              [&](int task, int worker) { solve_island(s.task_island[task], worker, nullptr); });
   }
