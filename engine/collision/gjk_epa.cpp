@@ -231,41 +231,56 @@ struct Simplex {
 // difference). `cutoff`: stop as separated once a support plane is that far
 // from the origin.
 // Whether the tetrahedron t encloses the origin, walking it towards the
-// origin as 3.3.8 does once GJK's simplex would become a tetrahedron: the
-// face whose plane the origin is farthest beyond has its opposite vertex
-// replaced by the support along the face's outward normal, until the origin
-// is inside (kInside), a support falls short of the origin (kApart), or the
-// test cannot tell (an origin on a face's plane, a flat tetrahedron:
-// kUndecided, and GJK goes on).
+// origin as 3.3.8 does once GJK's simplex would become a tetrahedron. Each
+// face has a fixed winding over the vertex slots (no turning outward): with
+// the simplex wound one way every face's signed distance is positive when
+// the origin is inside; wound the other way, the first step replaces a
+// vertex as if the origin were beyond its face, and the swap of two slots
+// that follows every replacement winds it right. A step replaces the vertex
+// of the face with the least signed distance by the support along that
+// face's normal, until the origin is inside (kInside, t in slot order), a
+// support falls short of the origin (kApart), or the test cannot tell (an
+// origin on a face's plane, or `iterations` reached: kUndecided, and GJK
+// goes on). k counts the iterations shared with GJK.
 enum class Enclosure { kInside, kApart, kUndecided };
 
 Enclosure walk_tetrahedron(const Minkowski& support, Vertex* t, int& k, int iterations) {
-  static constexpr int kFaces[4][4] = {{1, 2, 3, 0}, {0, 3, 2, 1}, {0, 1, 3, 2}, {0, 2, 1, 3}};
+  // Face f, opposite slot f: its corners' slots in the order that winds it.
+  static constexpr int kFaces[4][3] = {{2, 1, 3}, {0, 2, 3}, {1, 0, 3}, {0, 1, 2}};
+  int slot[4] = {0, 1, 2, 3};
   for (; k < iterations; ++k) {
-    int worst = -1;
-    double worst_dist = 0;
-    Vector3d worst_normal;
+    double dist[4];
+    Vector3d normal[4];
     for (int f = 0; f < 4; ++f) {
-      const Vector3d& p = t[kFaces[f][0]].v;
-      Vector3d n = (t[kFaces[f][1]].v - p).cross(t[kFaces[f][2]].v - p);
-      if (n.dot(t[kFaces[f][3]].v - p) > 0) n = -n;  // away from the opposite vertex
-      const double length = n.norm();
-      if (!(length > 0)) return Enclosure::kUndecided;
-      n /= length;
-      const double dist = n.dot(p);
-      if (dist == 0) return Enclosure::kUndecided;
-      if (worst < 0 || dist < worst_dist) {
-        worst = f;
-        worst_dist = dist;
-        worst_normal = n;
+      const Vector3d& a = t[slot[kFaces[f][0]]].v;
+      const Vector3d& b = t[slot[kFaces[f][1]]].v;
+      const Vector3d& c = t[slot[kFaces[f][2]]].v;
+      normal[f] = (c - a).cross(b - a);
+      const double length2 = normal[f].squaredNorm();
+      if (length2 > kTiny * kTiny && std::isfinite(length2)) {
+        normal[f] /= std::sqrt(length2);
+        dist[f] = normal[f].dot(a);
+      } else {
+        dist[f] = INFINITY;  // no normal: never the least
       }
     }
-    if (worst_dist > 0) return Enclosure::kInside;
-    const Vertex w = support(worst_normal);
-    if (worst_normal.dot(w.v) < 0) return Enclosure::kApart;
-    t[kFaces[worst][3]] = w;
+    if (dist[0] == 0 || dist[1] == 0 || dist[2] == 0 || dist[3] == 0) {
+      return Enclosure::kUndecided;
+    }
+    const int i = dist[0] < dist[1] ? 0 : 1;
+    const int j = dist[2] < dist[3] ? 2 : 3;
+    const int least = dist[i] < dist[j] ? i : j;
+    if (dist[least] > 0) {
+      const Vertex copy[4] = {t[0], t[1], t[2], t[3]};
+      for (int s = 0; s < 4; ++s) t[s] = copy[slot[s]];
+      return Enclosure::kInside;
+    }
+    Vertex& replaced = t[slot[least]];
+    replaced = support(normal[least]);
+    if (normal[least].dot(replaced.v) < 0) return Enclosure::kApart;
+    std::swap(slot[(least + 1) & 3], slot[(least + 2) & 3]);
   }
-  return Enclosure::kApart;
+  return Enclosure::kUndecided;
 }
 
 // GJK from the direction `guess` (a point of a - b's interior, the centres'
@@ -295,7 +310,7 @@ Simplex gjk(const Minkowski& support, Vector3d guess, double cutoff, double tole
     }
     if (walk && r.size == 3) {
       Vertex t[4] = {r.point[0], r.point[1], r.point[2], s};
-      int step = k + 1;
+      int step = k;
       const Enclosure e = walk_tetrahedron(support, t, step, iterations);
       if (e == Enclosure::kInside) {
         std::copy(t, t + 4, r.point);
@@ -307,7 +322,10 @@ Simplex gjk(const Minkowski& support, Vector3d guess, double cutoff, double tole
         r.separated = true;
         return r;
       }
-      walk = false;  // undecided: the nearest-point steps go on
+      // Undecided: the nearest-point steps go on, after the walk's
+      // iterations.
+      k = step;
+      walk = false;
     }
     r.point[r.size++] = s;
     const Vector3d next = reduce_simplex(r.point, r.size);
