@@ -65,11 +65,68 @@ Vector3d core_support(const GeomShape& g, const Vector3d& dir) {
   return g.pos + (axis.dot(dir) >= 0 ? g.size[1] : -g.size[1]) * axis;
 }
 
-// support_point, from the hull vertex vertex_index found when there is one:
+// R^T d and R p + x, each entry's sum in the order 3.3.8 takes it.
+Vector3d to_local(const Matrix3d& r, const Vector3d& d) {
+  return {r(0, 0) * d[0] + r(1, 0) * d[1] + r(2, 0) * d[2],
+          r(0, 1) * d[0] + r(1, 1) * d[1] + r(2, 1) * d[2],
+          r(0, 2) * d[0] + r(1, 2) * d[1] + r(2, 2) * d[2]};
+}
+Vector3d to_world(const Matrix3d& r, const Vector3d& p, const Vector3d& x) {
+  Vector3d w(r(0, 0) * p[0] + r(0, 1) * p[1] + r(0, 2) * p[2],
+             r(1, 0) * p[0] + r(1, 1) * p[1] + r(1, 2) * p[2],
+             r(2, 0) * p[0] + r(2, 1) * p[1] + r(2, 2) * p[2]);
+  return w + x;
+}
+
+// The support of a smooth shape or a box along unit `dir`, rounded as
+// 3.3.8's GJK and EPA round it (a sphere needs no frame; a direction's
+// length is a reciprocal times; the frame's sums in its order): on a curved
+// shape GJK's and EPA's choices turn on the last bit of each support.
+// Meshes and height-field prisms: support_point's vertex.
+Vector3d ccd_support(const GeomShape& g, const Vector3d& dir) {
+  const Vector3d& s = g.size;
+  switch (g.type) {
+    case GeomType::kSphere:
+      return {s[0] * dir[0] + g.pos[0], s[0] * dir[1] + g.pos[1], s[0] * dir[2] + g.pos[2]};
+    case GeomType::kCapsule: {
+      Vector3d p = to_local(g.mat, dir) * s[0];
+      p[2] += to_local(g.mat, dir)[2] >= 0 ? s[1] : -s[1];
+      return to_world(g.mat, p, g.pos);
+    }
+    case GeomType::kEllipsoid: {
+      Vector3d p = to_local(g.mat, dir).cwiseProduct(s);
+      const double n2 = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
+      if (n2 < kTiny * kTiny) {
+        return {g.mat(0, 0) * s[0] + g.pos[0], g.mat(1, 0) * s[0] + g.pos[1],
+                g.mat(2, 0) * s[0] + g.pos[2]};
+      }
+      const double inverse = 1 / std::sqrt(n2);
+      for (int k = 0; k < 3; ++k) p[k] *= inverse * s[k];
+      return to_world(g.mat, p, g.pos);
+    }
+    case GeomType::kCylinder: {
+      const Vector3d local = to_local(g.mat, dir);
+      const double n2 = local[0] * local[0] + local[1] * local[1];
+      const double scale = n2 >= kTiny * kTiny ? s[0] / std::sqrt(n2) : 0;
+      const Vector3d p(scale * local[0], scale * local[1], local[2] >= 0 ? s[1] : -s[1]);
+      return to_world(g.mat, p, g.pos);
+    }
+    case GeomType::kBox: {
+      const Vector3d local = to_local(g.mat, dir);
+      const Vector3d p(local[0] >= 0 ? s[0] : -s[0], local[1] >= 0 ? s[1] : -s[1],
+                       local[2] >= 0 ? s[2] : -s[2]);
+      return to_world(g.mat, p, g.pos);
+    }
+    default:
+      return support_point(g, dir);
+  }
+}
+
+// ccd_support, from the hull vertex vertex_index found when there is one:
 // the climb over the hull is most of a mesh's support, done once.
 Vector3d support_at(const GeomShape& g, const Vector3d& dir, int index) {
-  if (g.type == GeomType::kMesh && index >= 0) return g.pos + g.mat * g.hull.vertices[index];
-  return support_point(g, dir);
+  if (g.type == GeomType::kMesh && index >= 0) return to_world(g.mat, g.hull.vertices[index], g.pos);
+  return ccd_support(g, dir);
 }
 
 // Supports of a - b; each shape grows by its inflation along the direction,
@@ -104,124 +161,179 @@ struct Minkowski {
 };
 
 // ---- the simplex's nearest point to the origin ----
+//
+// By signed volumes (Montanari, Petrinic and Barbieri, 2017), as 3.3.8's
+// GJK computes it, with its choices where the origin's projection leaves
+// the simplex: a segment then keeps its second point; a triangle or a
+// tetrahedron the nearest of the sub-simplices opposite the corners whose
+// signed volume disagrees in sign. GJK's path on a curved shape follows
+// these choices.
 
-// Nearest point to the origin of segment (a, b): weights of a and b.
-void nearest_on_segment(const Vector3d& a, const Vector3d& b, double w[2]) {
-  const Vector3d ab = b - a;
-  const double length2 = ab.squaredNorm();
-  const double t = length2 > kTiny * kTiny ? -a.dot(ab) / length2 : 1.0;
-  const double clamped = std::clamp(t, 0.0, 1.0);
-  w[0] = 1 - clamped;
-  w[1] = clamped;
+// 1 when a and b are both positive or both negative, else 0.
+bool same_sign(double a, double b) { return (a > 0 && b > 0) || (a < 0 && b < 0); }
+
+double det3(const Vector3d& a, const Vector3d& b, const Vector3d& c) {
+  return a[0] * (b[1] * c[2] - b[2] * c[1]) + a[1] * (b[2] * c[0] - b[0] * c[2]) +
+         a[2] * (b[0] * c[1] - b[1] * c[0]);
 }
 
-// Nearest point to the origin of triangle (a, b, c) by its Voronoi regions:
-// weights of a, b and c (zero for vertices the point does not need).
-void nearest_on_triangle(const Vector3d& a, const Vector3d& b, const Vector3d& c, double w[3]) {
-  const Vector3d ab = b - a, ac = c - a;
-  const double d1 = -ab.dot(a), d2 = -ac.dot(a);
-  w[0] = w[1] = w[2] = 0;
-  if (d1 <= 0 && d2 <= 0) {
-    w[0] = 1;
-    return;
+// sum_k w[k] v[k] over n points, component by component in order.
+Vector3d combine(const double* w, int n, const Vector3d* const* v) {
+  Vector3d x;
+  for (int i = 0; i < 3; ++i) {
+    double sum = w[0] * (*v[0])[i];
+    for (int k = 1; k < n; ++k) sum += w[k] * (*v[k])[i];
+    x[i] = sum;
   }
-  const double d3 = -ab.dot(b), d4 = -ac.dot(b);
-  if (d3 >= 0 && d4 <= d3) {
-    w[1] = 1;
-    return;
-  }
-  const double vc = d1 * d4 - d3 * d2;
-  if (vc <= 0 && d1 >= 0 && d3 <= 0) {
-    const double t = d1 / (d1 - d3);
-    w[0] = 1 - t;
-    w[1] = t;
-    return;
-  }
-  const double d5 = -ab.dot(c), d6 = -ac.dot(c);
-  if (d6 >= 0 && d5 <= d6) {
-    w[2] = 1;
-    return;
-  }
-  const double vb = d5 * d2 - d1 * d6;
-  if (vb <= 0 && d2 >= 0 && d6 <= 0) {
-    const double t = d2 / (d2 - d6);
-    w[0] = 1 - t;
-    w[2] = t;
-    return;
-  }
-  const double va = d3 * d6 - d5 * d4;
-  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
-    const double t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-    w[1] = 1 - t;
-    w[2] = t;
-    return;
-  }
-  const double sum = va + vb + vc;
-  if (!(std::abs(sum) > 0)) {  // degenerate triangle: its longest edge
-    w[0] = 1;
-    return;
-  }
-  w[0] = va / sum;
-  w[1] = vb / sum;
-  w[2] = vc / sum;
-}
-
-// Replaces the simplex (n points) by the smallest sub-simplex holding its
-// point nearest the origin and returns that point; n == 4 on return means
-// the tetrahedron encloses the origin.
-Vector3d reduce_simplex(Vertex* s, int& n) {
-  double w[4] = {1, 0, 0, 0};
-  if (n == 2) {
-    nearest_on_segment(s[0].v, s[1].v, w);
-  } else if (n == 3) {
-    nearest_on_triangle(s[0].v, s[1].v, s[2].v, w);
-  } else if (n == 4) {
-    // The origin is inside when it is on the inner side of every face
-    // (the side of the opposite vertex); else the nearest of the faces it
-    // is outside of.
-    static constexpr int kFaces[4][4] = {{1, 2, 3, 0}, {0, 3, 2, 1}, {0, 1, 3, 2}, {0, 2, 1, 3}};
-    bool inside = true;
-    double best = INFINITY;
-    double best_w[4] = {0, 0, 0, 0};
-    for (const auto& f : kFaces) {
-      const Vector3d& p = s[f[0]].v;
-      const Vector3d normal = (s[f[1]].v - p).cross(s[f[2]].v - p);
-      const double origin_side = -normal.dot(p);
-      const double vertex_side = normal.dot(s[f[3]].v - p);
-      if (origin_side * vertex_side >= 0 && vertex_side != 0) continue;  // inner side
-      inside = false;
-      double fw[3];
-      nearest_on_triangle(s[f[0]].v, s[f[1]].v, s[f[2]].v, fw);
-      const Vector3d x = fw[0] * s[f[0]].v + fw[1] * s[f[1]].v + fw[2] * s[f[2]].v;
-      if (x.squaredNorm() < best) {
-        best = x.squaredNorm();
-        std::fill(best_w, best_w + 4, 0.0);
-        for (int k = 0; k < 3; ++k) best_w[f[k]] = fw[k];
-      }
-    }
-    if (inside) return Vector3d::Zero();
-    std::copy(best_w, best_w + 4, w);
-  }
-  Vector3d x = Vector3d::Zero();
-  int kept = 0;
-  for (int k = 0; k < n; ++k) {
-    if (w[k] <= 0) continue;
-    x += w[k] * s[k].v;
-    s[kept++] = s[k];
-  }
-  if (kept == 0) {  // all weight on nothing: keep the newest point
-    s[0] = s[n - 1];
-    kept = 1;
-    x = s[0].v;
-  }
-  n = kept;
   return x;
+}
+
+// Weights of segment (a, b).
+void segment_weights(const Vector3d& a, const Vector3d& b, double w[2]) {
+  const Vector3d d = b - a;
+  const double t = -(b.dot(d) / d.dot(d));
+  const Vector3d p = b + t * d;  // the origin's projection on the line
+  int axis = 0;
+  double widest = 0;
+  for (int i = 0; i < 3; ++i) {
+    const double span = a[i] - b[i];
+    if (std::abs(span) >= std::abs(widest)) {
+      widest = span;
+      axis = i;
+    }
+  }
+  const double ca = p[axis] - b[axis], cb = a[axis] - p[axis];
+  if (same_sign(widest, ca) && same_sign(widest, cb)) {
+    w[0] = ca / widest;
+    w[1] = cb / widest;
+  } else {
+    w[0] = 0;
+    w[1] = 1;
+  }
+}
+
+// The origin's projection on the plane of (a, b, c); false when the
+// triangle has no normal.
+bool project_on_plane(const Vector3d& a, const Vector3d& b, const Vector3d& c, Vector3d& p) {
+  const Vector3d ba = b - a, ca = c - a, cb = c - b;
+  const struct {
+    Vector3d n;
+    const Vector3d& on;
+  } tries[3] = {{cb.cross(ba), b}, {ba.cross(ca), a}, {ca.cross(cb), c}};
+  for (int t = 0; t < 3; ++t) {
+    const double nv = tries[t].n.dot(tries[t].on), nn = tries[t].n.dot(tries[t].n);
+    if (t < 2) {
+      if (nn == 0) return false;
+      if (nv == 0 || !(nn > kTiny)) continue;
+    }
+    p = tries[t].n * (nv / nn);
+    return true;
+  }
+  return true;
+}
+
+// Weights of triangle (a, b, c).
+void triangle_weights(const Vector3d& a, const Vector3d& b, const Vector3d& c, double w[3]) {
+  Vector3d p;
+  if (!project_on_plane(a, b, c, p)) {
+    segment_weights(a, b, w);
+    w[2] = 0;
+    return;
+  }
+  // Signed areas in the coordinate plane where the triangle's shadow is
+  // largest.
+  const double m1 = b[1] * c[2] - b[2] * c[1] - a[1] * c[2] + a[2] * c[1] + a[1] * b[2] - a[2] * b[1];
+  const double m2 = b[0] * c[2] - b[2] * c[0] - a[0] * c[2] + a[2] * c[0] + a[0] * b[2] - a[2] * b[0];
+  const double m3 = b[0] * c[1] - b[1] * c[0] - a[0] * c[1] + a[1] * c[0] + a[0] * b[1] - a[1] * b[0];
+  int x = 0, y = 1;
+  double area = m3;
+  if (std::abs(m1) >= std::abs(m2) && std::abs(m1) >= std::abs(m3)) {
+    x = 1, y = 2, area = m1;
+  } else if (std::abs(m2) >= std::abs(m3)) {
+    x = 0, y = 2, area = m2;
+  }
+  const auto signed_area = [&](const Vector3d& u, const Vector3d& v) {
+    return p[x] * u[y] + p[y] * v[x] + u[x] * v[y] - p[x] * v[y] - p[y] * u[x] - v[x] * u[y];
+  };
+  const double ca = signed_area(b, c), cb = signed_area(c, a), cc = signed_area(a, b);
+  const bool in_a = same_sign(area, ca), in_b = same_sign(area, cb), in_c = same_sign(area, cc);
+  if (in_a && in_b && in_c) {
+    w[0] = ca / area;
+    w[1] = cb / area;
+    w[2] = cc / area;
+    return;
+  }
+  double best = INFINITY;
+  const Vector3d* corners[3] = {&a, &b, &c};
+  const bool inside[3] = {in_a, in_b, in_c};
+  for (int drop = 0; drop < 3; ++drop) {
+    if (inside[drop]) continue;
+    const int i = drop == 0 ? 1 : 0, j = drop == 2 ? 1 : 2;
+    double e[2];
+    segment_weights(*corners[i], *corners[j], e);
+    const Vector3d* ends[2] = {corners[i], corners[j]};
+    const Vector3d q = combine(e, 2, ends);
+    const double d = q.dot(q);
+    if (best == INFINITY || d < best) {
+      w[drop] = 0;
+      w[i] = e[0];
+      w[j] = e[1];
+      best = d;
+    }
+  }
+}
+
+// Weights of tetrahedron (a, b, c, d).
+void tetrahedron_weights(const Vector3d* const* v, double w[4]) {
+  const double c[4] = {-det3(*v[1], *v[2], *v[3]), det3(*v[0], *v[2], *v[3]),
+                       -det3(*v[0], *v[1], *v[3]), det3(*v[0], *v[1], *v[2])};
+  const double volume = c[0] + c[1] + c[2] + c[3];
+  bool inside[4];
+  for (int k = 0; k < 4; ++k) inside[k] = same_sign(volume, c[k]);
+  if (inside[0] && inside[1] && inside[2] && inside[3]) {
+    for (int k = 0; k < 4; ++k) w[k] = c[k] / volume;
+    return;
+  }
+  double best = INFINITY;
+  for (int drop = 0; drop < 4; ++drop) {
+    if (inside[drop]) continue;
+    int face[3], n = 0;
+    for (int k = 0; k < 4; ++k) {
+      if (k != drop) face[n++] = k;
+    }
+    double f[3];
+    triangle_weights(*v[face[0]], *v[face[1]], *v[face[2]], f);
+    const Vector3d* corners[3] = {v[face[0]], v[face[1]], v[face[2]]};
+    const Vector3d q = combine(f, 3, corners);
+    const double d = q.dot(q);
+    if (best == INFINITY || d < best) {
+      w[drop] = 0;
+      for (int k = 0; k < 3; ++k) w[face[k]] = f[k];
+      best = d;
+    }
+  }
+}
+
+// The weights of the simplex's point nearest the origin (n points).
+void simplex_weights(const Vertex* s, int n, double w[4]) {
+  w[0] = w[1] = w[2] = w[3] = 0;
+  if (n == 4) {
+    const Vector3d* v[4] = {&s[0].v, &s[1].v, &s[2].v, &s[3].v};
+    tetrahedron_weights(v, w);
+  } else if (n == 3) {
+    triangle_weights(s[0].v, s[1].v, s[2].v, w);
+  } else if (n == 2) {
+    segment_weights(s[0].v, s[1].v, w);
+  } else {
+    w[0] = 1;
+  }
 }
 
 // ---- GJK ----
 
 struct Simplex {
   Vertex point[4];
+  double weight[4] = {1, 0, 0, 0};  // of each point, in `nearest`
   int size = 0;
   Vector3d nearest{0, 0, 0};  // the simplex's point nearest the origin
   bool separated = false;     // a support plane keeps the origin out by more than the cutoff
@@ -295,16 +407,17 @@ Simplex gjk(const Minkowski& support, Vector3d guess, double cutoff, double tole
   for (int k = 0; k < iterations; ++k) {
     const double xx = x.squaredNorm();
     if (xx < kTiny * kTiny) break;  // the origin is reached
-    const Vertex s = support(-x / std::sqrt(xx));
+    // The direction as 3.3.8 rounds it: x times its length's reciprocal.
+    const Vertex s = support(-(x * (1 / std::sqrt(xx))));
     const double xs = x.dot(s.v);
-    if (xx - xs < 0.5 * tolerance2) {  // duality gap: x is the nearest point
+    if (x.dot(x - s.v) < 0.5 * tolerance2) {  // duality gap: x is the nearest point
       if (r.size == 0) {
         r.point[r.size++] = s;
         x = s.v;
       }
       break;
     }
-    if (xs > 0 && xs * xs >= cutoff * cutoff * xx) {
+    if (xs > 0 && (cutoff == 0 || xs * xs / xx >= cutoff * cutoff)) {
       r.separated = true;
       return r;
     }
@@ -328,14 +441,25 @@ Simplex gjk(const Minkowski& support, Vector3d guess, double cutoff, double tole
       walk = false;
     }
     r.point[r.size++] = s;
-    const Vector3d next = reduce_simplex(r.point, r.size);
-    if (r.size == 4) {
-      x = next;
-      break;
+    // The sub-simplex holding the nearest point, in order.
+    double w[4];
+    simplex_weights(r.point, r.size, w);
+    int kept = 0;
+    for (int i = 0; i < r.size; ++i) {
+      if (w[i] == 0) continue;
+      r.point[kept] = r.point[i];
+      r.weight[kept++] = w[i];
     }
-    const bool stalled = (next - x).cwiseAbs().maxCoeff() < kTiny;
+    r.size = kept;
+    if (kept == 0) {
+      r.separated = true;
+      return r;
+    }
+    const Vector3d* v[4] = {&r.point[0].v, &r.point[1].v, &r.point[2].v, &r.point[3].v};
+    const Vector3d next = combine(r.weight, kept, v);
+    if ((next - x).cwiseAbs().maxCoeff() < kTiny) break;  // stalled
     x = next;
-    if (stalled) break;
+    if (r.size == 4) break;  // the origin is enclosed
   }
   r.nearest = x;
   return r;
@@ -344,18 +468,11 @@ Simplex gjk(const Minkowski& support, Vector3d guess, double cutoff, double tole
 // Witness points of the simplex's nearest point: sum_k w_k pa_k, pb_k with
 // the weights of `nearest` in the simplex.
 void simplex_witness(const Simplex& s, Vector3d& pa, Vector3d& pb) {
-  double w[4] = {1, 0, 0, 0};
-  if (s.size == 2) {
-    nearest_on_segment(s.point[0].v, s.point[1].v, w);
-  } else if (s.size >= 3) {
-    nearest_on_triangle(s.point[0].v, s.point[1].v, s.point[2].v, w);
-  }
-  pa.setZero();
-  pb.setZero();
-  for (int k = 0; k < std::min(s.size, 3); ++k) {
-    pa += w[k] * s.point[k].pa;
-    pb += w[k] * s.point[k].pb;
-  }
+  const int n = std::max(1, std::min(s.size, 4));
+  const Vector3d* a[4] = {&s.point[0].pa, &s.point[1].pa, &s.point[2].pa, &s.point[3].pa};
+  const Vector3d* b[4] = {&s.point[0].pb, &s.point[1].pb, &s.point[2].pb, &s.point[3].pb};
+  pa = combine(s.weight, n, a);
+  pb = combine(s.weight, n, b);
 }
 
 // ---- EPA ----

@@ -50,7 +50,7 @@ struct GeomShape {
   // default) or MPR, and its convergence (options.mpr_tolerance, _iterations).
   bool native_ccd = true;
   double mpr_tolerance = 1e-6;
-  int mpr_iterations = 50;
+  int mpr_iterations = 35;
 };
 
 // What a pair function reports: signed distance (< 0 penetration), the point

@@ -179,7 +179,9 @@ struct Options {
   // Bit g set: the actuators of group g (0 to 30) are disabled (no force,
   // no activation change); <option actuatorgroupdisable="g ...">.
   int disableactuator = 0;
-  int mpr_iterations = 50;
+  // Convex collision's iteration limit (GJK, EPA and MPR): <option
+  // ccd_iterations> (mpr_iterations in MuJoCo 2.x), 3.3.8's default.
+  int mpr_iterations = 35;
   OptionFlags flags;
 };
 

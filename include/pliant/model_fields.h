@@ -85,7 +85,8 @@
   X(opt_disableactuator, options.disableactuator, 1, 1, "", "bit g: actuator group g disabled") \
   OWN(opt_o_friction, options.o_friction, 1, 5, "", "friction with the override flag")          \
   OWN(opt_mpr_tolerance, options.mpr_tolerance, 1, 1, "", "MPR tolerance")                      \
-  OWN(opt_mpr_iterations, options.mpr_iterations, 1, 1, "", "MPR iteration limit")              \
+  OWN(opt_mpr_iterations, options.mpr_iterations, 1, 1, "",                                     \
+      "convex collision iteration limit (ccd_iterations)")                                      \
   OWN(opt_hessian_factor, options.hessian_factor, 1, 1, "",                                     \
       "Newton's sparse factor: 0 auto, 1 envelope, 2 tree blocks")                              \
   X(stat_meaninertia, stat.meaninertia, 1, 1, "kg m^2", "mean diagonal of M at qpos0")          \

@@ -317,7 +317,10 @@ TEST_P(ModelConformance, CompiledFieldsMatchMuJoCo) {
   report.ints("opt_collision", {static_cast<int>(m.options.collision)}, {ro.collision});
   report.reals("opt_apirate, opt_mpr_tolerance", {m.options.apirate, m.options.mpr_tolerance},
                {ro.apirate, ro.mpr_tolerance}, kTolerance);
-  report.ints("opt_mpr_iterations", {m.options.mpr_iterations}, {ro.mpr_iterations});
+  // The convex iteration limit: 2.2.2's mpr_iterations defaults to 50,
+  // 3.3.8's ccd_iterations (which Pliant follows) to 35.
+  report.ints("opt_mpr_iterations", {m.options.mpr_iterations},
+              {ro.mpr_iterations == 50 ? 35 : ro.mpr_iterations});
   // Pliant uses MuJoCo 3.x's mjtDyn codes; 2.2.2 had no filterexact, so its
   // muscle is 3 where 3.x (and Pliant) give 4.
   std::vector<int> dyntype_222 = codes(m.actuators.dyn_type);

@@ -233,6 +233,9 @@ inline Model load_model_as_mujoco222(const std::string& path) {
   Model model = load_model(path);
   model.options.flags.island = false;
   model.options.flags.nativeccd = false;
+  // 2.2.2's default convex iteration limit (3.3.8's, which load_model
+  // gives, is 35).
+  if (model.options.mpr_iterations == 35) model.options.mpr_iterations = 50;
   return model;
 }
 
