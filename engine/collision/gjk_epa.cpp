@@ -125,7 +125,8 @@ Vector3d ccd_support(const GeomShape& g, const Vector3d& dir) {
 // ccd_support, from the hull vertex vertex_index found when there is one:
 // the climb over the hull is most of a mesh's support, done once.
 Vector3d support_at(const GeomShape& g, const Vector3d& dir, int index) {
-  if (g.type == GeomType::kMesh && index >= 0) return to_world(g.mat, g.hull.vertices[index], g.pos);
+  if (g.type == GeomType::kMesh && index >= 0)
+    return to_world(g.mat, g.hull.vertices[index], g.pos);
   return ccd_support(g, dir);
 }
 
@@ -242,9 +243,12 @@ void triangle_weights(const Vector3d& a, const Vector3d& b, const Vector3d& c, d
   }
   // Signed areas in the coordinate plane where the triangle's shadow is
   // largest.
-  const double m1 = b[1] * c[2] - b[2] * c[1] - a[1] * c[2] + a[2] * c[1] + a[1] * b[2] - a[2] * b[1];
-  const double m2 = b[0] * c[2] - b[2] * c[0] - a[0] * c[2] + a[2] * c[0] + a[0] * b[2] - a[2] * b[0];
-  const double m3 = b[0] * c[1] - b[1] * c[0] - a[0] * c[1] + a[1] * c[0] + a[0] * b[1] - a[1] * b[0];
+  const double m1 =
+      b[1] * c[2] - b[2] * c[1] - a[1] * c[2] + a[2] * c[1] + a[1] * b[2] - a[2] * b[1];
+  const double m2 =
+      b[0] * c[2] - b[2] * c[0] - a[0] * c[2] + a[2] * c[0] + a[0] * b[2] - a[2] * b[0];
+  const double m3 =
+      b[0] * c[1] - b[1] * c[0] - a[0] * c[1] + a[1] * c[0] + a[0] * b[1] - a[1] * b[0];
   int x = 0, y = 1;
   double area = m3;
   if (std::abs(m1) >= std::abs(m2) && std::abs(m1) >= std::abs(m3)) {
