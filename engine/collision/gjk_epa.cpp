@@ -89,8 +89,9 @@ Vector3d ccd_support(const GeomShape& g, const Vector3d& dir) {
     case GeomType::kSphere:
       return {s[0] * dir[0] + g.pos[0], s[0] * dir[1] + g.pos[1], s[0] * dir[2] + g.pos[2]};
     case GeomType::kCapsule: {
-      Vector3d p = to_local(g.mat, dir) * s[0];
-      p[2] += to_local(g.mat, dir)[2] >= 0 ? s[1] : -s[1];
+      const Vector3d local = to_local(g.mat, dir);
+      Vector3d p = local * s[0];
+      p[2] += local[2] >= 0 ? s[1] : -s[1];
       return to_world(g.mat, p, g.pos);
     }
     case GeomType::kEllipsoid: {
@@ -170,7 +171,7 @@ struct Minkowski {
 // signed volume disagrees in sign. GJK's path on a curved shape follows
 // these choices.
 
-// 1 when a and b are both positive or both negative, else 0.
+// Whether a and b are both positive or both negative.
 bool same_sign(double a, double b) { return (a > 0 && b > 0) || (a < 0 && b < 0); }
 
 double det3(const Vector3d& a, const Vector3d& b, const Vector3d& c) {
@@ -214,22 +215,22 @@ void segment_weights(const Vector3d& a, const Vector3d& b, double w[2]) {
 }
 
 // The origin's projection on the plane of (a, b, c); false when the
-// triangle has no normal.
+// triangle has no normal. The normal is taken at b, then at a, each kept
+// when the plane misses the origin and the normal is not tiny; else at c.
 bool project_on_plane(const Vector3d& a, const Vector3d& b, const Vector3d& c, Vector3d& p) {
   const Vector3d ba = b - a, ca = c - a, cb = c - b;
-  const struct {
-    Vector3d n;
-    const Vector3d& on;
-  } tries[3] = {{cb.cross(ba), b}, {ba.cross(ca), a}, {ca.cross(cb), c}};
-  for (int t = 0; t < 3; ++t) {
-    const double nv = tries[t].n.dot(tries[t].on), nn = tries[t].n.dot(tries[t].n);
-    if (t < 2) {
-      if (nn == 0) return false;
-      if (nv == 0 || !(nn > kTiny)) continue;
+  const Vector3d normals[2] = {cb.cross(ba), ba.cross(ca)};
+  const Vector3d* corners[2] = {&b, &a};
+  for (int t = 0; t < 2; ++t) {
+    const double nv = normals[t].dot(*corners[t]), nn = normals[t].dot(normals[t]);
+    if (nn == 0) return false;
+    if (nv != 0 && nn > kTiny) {
+      p = normals[t] * (nv / nn);
+      return true;
     }
-    p = tries[t].n * (nv / nn);
-    return true;
   }
+  const Vector3d n = ca.cross(cb);
+  p = n * (n.dot(c) / n.dot(n));
   return true;
 }
 
@@ -343,9 +344,6 @@ struct Simplex {
   bool separated = false;     // a support plane keeps the origin out by more than the cutoff
 };
 
-// GJK from the direction `guess` (a point of a - b's interior, the centres'
-// difference). `cutoff`: stop as separated once a support plane is that far
-// from the origin.
 // Whether the tetrahedron t encloses the origin, walking it towards the
 // origin as 3.3.8 does once GJK's simplex would become a tetrahedron. Each
 // face has a fixed winding over the vertex slots (no turning outward): with
