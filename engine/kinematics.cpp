@@ -1,5 +1,6 @@
 #include "engine/kinematics.h"
 
+#include "engine/rotation.h"
 #include "engine/spatial.h"
 #include "model/numeric_limits.h"
 
@@ -17,66 +18,81 @@ void kinematics(const Model& m, Data& d) {
   for (int i = 1; i < b.count(); ++i) {
     Vector3d pos;
     Quaterniond quat;
-    if (b.mocap[i] >= 0) {
-      pos = d.mocap_pos[b.mocap[i]];
-      quat = d.mocap_quat[b.mocap[i]].normalized();
+    const int first = b.joint_adr[i];
+    if (b.joint_count[i] == 1 && j.type[first] == JointType::kFree) {
+      // A free joint sets the pose outright.
+      const int q = j.qpos_adr[first];
+      pos = d.qpos.segment<3>(q);
+      quat = Quaterniond(d.qpos[q + 3], d.qpos[q + 4], d.qpos[q + 5], d.qpos[q + 6]);
+      normalize_quat(quat);
+      d.xanchor[first] = pos;
+      d.xaxis[first] = j.axis[first];
     } else {
+      Vector3d offset = b.pos[i];
+      Quaterniond turn = b.quat[i];
+      if (b.mocap[i] >= 0) {
+        offset = d.mocap_pos[b.mocap[i]];
+        turn = d.mocap_quat[b.mocap[i]];
+        normalize_quat(turn);
+      }
       const int parent = b.parent[i];
-      pos = d.xpos[parent] + d.xmat[parent] * b.pos[i];
-      quat = d.xquat[parent] * b.quat[i];
+      if (parent > 0) {
+        pos = frame_point(d.xmat[parent], offset, d.xpos[parent]);
+        quat = quat_mul(d.xquat[parent], turn);
+      } else {
+        pos = offset;
+        quat = turn;
+      }
       for (int k = 0; k < b.joint_count[i]; ++k) {
-        const int jid = b.joint_adr[i] + k;
+        const int jid = first + k;
         const int q = j.qpos_adr[jid];
-        if (j.type[jid] == JointType::kFree) {
-          pos = d.qpos.segment<3>(q);
-          quat = Quaterniond(d.qpos[q + 3], d.qpos[q + 4], d.qpos[q + 5], d.qpos[q + 6]);
-          quat.normalize();
-          d.xanchor[jid] = pos;
-          d.xaxis[jid] = j.axis[jid];
-          continue;
-        }
-        const Vector3d anchor = pos + quat * j.pos[jid];
-        const Vector3d axis = quat * j.axis[jid];
-        d.xanchor[jid] = anchor;
-        d.xaxis[jid] = axis;
+        const Vector3d axis = quat_rotate(quat, j.axis[jid]);
+        const Vector3d anchor = quat_rotate(quat, j.pos[jid]) + pos;
         switch (j.type[jid]) {
-          case JointType::kSlide:
-            pos += axis * (d.qpos[q] - m.qpos0[q]);
+          case JointType::kSlide: {
+            const double shift = d.qpos[q] - m.qpos0[q];
+            pos = Vector3d(pos[0] + axis[0] * shift, pos[1] + axis[1] * shift,
+                           pos[2] + axis[2] * shift);
             break;
+          }
           case JointType::kBall:
           case JointType::kHinge: {
-            const Quaterniond local =
-                j.type[jid] == JointType::kBall
-                    ? Quaterniond(d.qpos[q], d.qpos[q + 1], d.qpos[q + 2], d.qpos[q + 3])
-                          .normalized()
-                    : Quaterniond(Eigen::AngleAxisd(d.qpos[q] - m.qpos0[q], j.axis[jid]));
-            quat = quat * local;
-            pos = anchor - quat * j.pos[jid];
+            Quaterniond local;
+            if (j.type[jid] == JointType::kBall) {
+              local = Quaterniond(d.qpos[q], d.qpos[q + 1], d.qpos[q + 2], d.qpos[q + 3]);
+              normalize_quat(local);
+            } else {
+              local = axis_angle_quat(j.axis[jid], d.qpos[q] - m.qpos0[q]);
+            }
+            quat = quat_mul(quat, local);
+            pos = anchor - quat_rotate(quat, j.pos[jid]);
             break;
           }
           default:
             break;
         }
+        d.xanchor[jid] = anchor;
+        d.xaxis[jid] = axis;
       }
-      quat.normalize();
     }
+    normalize_quat(quat);
     d.xpos[i] = pos;
     d.xquat[i] = quat;
-    d.xmat[i] = quat.toRotationMatrix();
-    d.xipos[i] = pos + d.xmat[i] * b.ipos[i];
-    d.ximat[i] = d.xmat[i] * b.iquat[i].toRotationMatrix();
+    d.xmat[i] = quat_matrix(quat);
+    d.xipos[i] = frame_point(d.xmat[i], b.ipos[i], pos);
+    d.ximat[i] = quat_matrix(quat_mul(quat, b.iquat[i]));
   }
   const Geoms& g = m.geoms;
   for (int i = 0; i < g.count(); ++i) {
     const int body = g.body[i];
-    d.geom_xpos[i] = d.xpos[body] + d.xmat[body] * g.pos[i];
-    d.geom_xmat[i] = d.xmat[body] * g.quat[i].toRotationMatrix();
+    d.geom_xpos[i] = frame_point(d.xmat[body], g.pos[i], d.xpos[body]);
+    d.geom_xmat[i] = quat_matrix(quat_mul(d.xquat[body], g.quat[i]));
   }
   const Sites& s = m.sites;
   for (int i = 0; i < s.count(); ++i) {
     const int body = s.body[i];
-    d.site_xpos[i] = d.xpos[body] + d.xmat[body] * s.pos[i];
-    d.site_xmat[i] = d.xmat[body] * s.quat[i].toRotationMatrix();
+    d.site_xpos[i] = frame_point(d.xmat[body], s.pos[i], d.xpos[body]);
+    d.site_xmat[i] = quat_matrix(quat_mul(d.xquat[body], s.quat[i]));
   }
 }
 

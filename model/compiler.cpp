@@ -13,6 +13,7 @@
 #include "model/fuse_static.h"
 #include "model/geom_inertia.h"
 #include "model/hfield_data.h"
+#include "model/key_quaternion.h"
 #include "model/mesh.h"
 #include "model/mesh_hull.h"
 #include "model/numeric_limits.h"
@@ -122,15 +123,7 @@ class Compiler {
     }
   }
 
-  // q (w x y z) made unit; a vanishing quaternion becomes the identity.
-  static void normalize_quaternion(double* q) {
-    const double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    if (norm < kMinValue) {
-      q[0] = 1, q[1] = q[2] = q[3] = 0;
-    } else {
-      for (int c = 0; c < 4; ++c) q[c] /= norm;
-    }
-  }
+  static void normalize_quaternion(double* q) { normalize_key_quaternion(q); }
 
   Model run() {
     m_.model_name = spec_.model_name;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "model/key_quaternion.h"
 #include "model/numeric_limits.h"
 
 namespace pliant {
@@ -100,12 +101,9 @@ Vector3d unit_vector_to_write(const Vector3d& compiled) {
 
 Vector4d key_quat_to_write(const Vector4d& compiled) {
   return search<4>(compiled, compiled, [](const Vector4d& written) {
-    // The compiler's normalize_quaternion, term by term.
-    const double norm = std::sqrt(written[0] * written[0] + written[1] * written[1] +
-                                  written[2] * written[2] + written[3] * written[3]);
-    if (norm < kMinValue) return Vector4d(1, 0, 0, 0);
+    // The compiler's normalisation.
     Vector4d q = written;
-    for (int c = 0; c < 4; ++c) q[c] /= norm;
+    normalize_key_quaternion(q.data());
     return q;
   });
 }

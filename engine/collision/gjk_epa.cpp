@@ -174,6 +174,13 @@ struct Minkowski {
 // Whether a and b are both positive or both negative.
 bool same_sign(double a, double b) { return (a > 0 && b > 0) || (a < 0 && b < 0); }
 
+// Dot products and norms summed x, y, z, as 3.3.8 sums them: EPA's choices
+// between faces at one distance turn on their last bit.
+double dot3(const Vector3d& a, const Vector3d& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+double norm3(const Vector3d& a) { return std::sqrt(dot3(a, a)); }
+
 double det3(const Vector3d& a, const Vector3d& b, const Vector3d& c) {
   return a[0] * (b[1] * c[2] - b[2] * c[1]) + a[1] * (b[2] * c[0] - b[0] * c[2]) +
          a[2] * (b[0] * c[1] - b[1] * c[0]);
@@ -193,7 +200,7 @@ Vector3d combine(const double* w, int n, const Vector3d* const* v) {
 // Weights of segment (a, b).
 void segment_weights(const Vector3d& a, const Vector3d& b, double w[2]) {
   const Vector3d d = b - a;
-  const double t = -(b.dot(d) / d.dot(d));
+  const double t = -(dot3(b, d) / dot3(d, d));
   const Vector3d p = b + t * d;  // the origin's projection on the line
   int axis = 0;
   double widest = 0;
@@ -222,7 +229,7 @@ bool project_on_plane(const Vector3d& a, const Vector3d& b, const Vector3d& c, V
   const Vector3d normals[2] = {cb.cross(ba), ba.cross(ca)};
   const Vector3d* corners[2] = {&b, &a};
   for (int t = 0; t < 2; ++t) {
-    const double nv = normals[t].dot(*corners[t]), nn = normals[t].dot(normals[t]);
+    const double nv = dot3(normals[t], *corners[t]), nn = dot3(normals[t], normals[t]);
     if (nn == 0) return false;
     if (nv != 0 && nn > kTiny) {
       p = normals[t] * (nv / nn);
@@ -230,20 +237,18 @@ bool project_on_plane(const Vector3d& a, const Vector3d& b, const Vector3d& c, V
     }
   }
   const Vector3d n = ca.cross(cb);
-  p = n * (n.dot(c) / n.dot(n));
+  p = n * (dot3(n, c) / dot3(n, n));
   return true;
 }
 
-// Weights of triangle (a, b, c).
-void triangle_weights(const Vector3d& a, const Vector3d& b, const Vector3d& c, double w[3]) {
-  Vector3d p;
-  if (!project_on_plane(a, b, c, p)) {
-    segment_weights(a, b, w);
-    w[2] = 0;
-    return;
-  }
-  // Signed areas in the coordinate plane where the triangle's shadow is
-  // largest.
+// The weights of p in the triangle (a, b, c) by signed areas in the
+// coordinate plane where the triangle's shadow is largest (area: that
+// shadow's signed area; c_a, c_b, c_c: the sub-triangles' opposite a, b, c).
+struct AffineAreas {
+  double area, ca, cb, cc;
+};
+AffineAreas affine_areas(const Vector3d& a, const Vector3d& b, const Vector3d& c,
+                         const Vector3d& p) {
   const double m1 =
       b[1] * c[2] - b[2] * c[1] - a[1] * c[2] + a[2] * c[1] + a[1] * b[2] - a[2] * b[1];
   const double m2 =
@@ -260,7 +265,19 @@ void triangle_weights(const Vector3d& a, const Vector3d& b, const Vector3d& c, d
   const auto signed_area = [&](const Vector3d& u, const Vector3d& v) {
     return p[x] * u[y] + p[y] * v[x] + u[x] * v[y] - p[x] * v[y] - p[y] * u[x] - v[x] * u[y];
   };
-  const double ca = signed_area(b, c), cb = signed_area(c, a), cc = signed_area(a, b);
+  return {area, signed_area(b, c), signed_area(c, a), signed_area(a, b)};
+}
+
+// Weights of triangle (a, b, c).
+void triangle_weights(const Vector3d& a, const Vector3d& b, const Vector3d& c, double w[3]) {
+  Vector3d p;
+  if (!project_on_plane(a, b, c, p)) {
+    segment_weights(a, b, w);
+    w[2] = 0;
+    return;
+  }
+  const AffineAreas s = affine_areas(a, b, c, p);
+  const double area = s.area, ca = s.ca, cb = s.cb, cc = s.cc;
   const bool in_a = same_sign(area, ca), in_b = same_sign(area, cb), in_c = same_sign(area, cc);
   if (in_a && in_b && in_c) {
     w[0] = ca / area;
@@ -278,7 +295,7 @@ void triangle_weights(const Vector3d& a, const Vector3d& b, const Vector3d& c, d
     segment_weights(*corners[i], *corners[j], e);
     const Vector3d* ends[2] = {corners[i], corners[j]};
     const Vector3d q = combine(e, 2, ends);
-    const double d = q.dot(q);
+    const double d = dot3(q, q);
     if (best == INFINITY || d < best) {
       w[drop] = 0;
       w[i] = e[0];
@@ -310,7 +327,7 @@ void tetrahedron_weights(const Vector3d* const* v, double w[4]) {
     triangle_weights(*v[face[0]], *v[face[1]], *v[face[2]], f);
     const Vector3d* corners[3] = {v[face[0]], v[face[1]], v[face[2]]};
     const Vector3d q = combine(f, 3, corners);
-    const double d = q.dot(q);
+    const double d = dot3(q, q);
     if (best == INFINITY || d < best) {
       w[drop] = 0;
       for (int k = 0; k < 3; ++k) w[face[k]] = f[k];
@@ -370,10 +387,10 @@ Enclosure walk_tetrahedron(const Minkowski& support, Vertex* t, int& k, int iter
       const Vector3d& b = t[slot[kFaces[f][1]]].v;
       const Vector3d& c = t[slot[kFaces[f][2]]].v;
       normal[f] = (c - a).cross(b - a);
-      const double length2 = normal[f].squaredNorm();
+      const double length2 = dot3(normal[f], normal[f]);
       if (length2 > kTiny * kTiny && std::isfinite(length2)) {
         normal[f] /= std::sqrt(length2);
-        dist[f] = normal[f].dot(a);
+        dist[f] = dot3(normal[f], a);
       } else {
         dist[f] = INFINITY;  // no normal: never the least
       }
@@ -391,7 +408,7 @@ Enclosure walk_tetrahedron(const Minkowski& support, Vertex* t, int& k, int iter
     }
     Vertex& replaced = t[slot[least]];
     replaced = support(normal[least]);
-    if (normal[least].dot(replaced.v) < 0) return Enclosure::kApart;
+    if (dot3(normal[least], replaced.v) < 0) return Enclosure::kApart;
     std::swap(slot[(least + 1) & 3], slot[(least + 2) & 3]);
   }
   return Enclosure::kUndecided;
@@ -407,12 +424,12 @@ Simplex gjk(const Minkowski& support, Vector3d guess, double cutoff, double tole
   Vector3d x = guess;
   bool walk = cutoff == 0;
   for (int k = 0; k < iterations; ++k) {
-    const double xx = x.squaredNorm();
+    const double xx = dot3(x, x);
     if (xx < kTiny * kTiny) break;  // the origin is reached
     // The direction as 3.3.8 rounds it: x times its length's reciprocal.
     const Vertex s = support(-(x * (1 / std::sqrt(xx))));
-    const double xs = x.dot(s.v);
-    if (x.dot(x - s.v) < 0.5 * tolerance2) {  // duality gap: x is the nearest point
+    const double xs = dot3(x, s.v);
+    if (dot3(x, x - s.v) < 0.5 * tolerance2) {  // duality gap: x is the nearest point
       if (r.size == 0) {
         r.point[r.size++] = s;
         x = s.v;
@@ -478,195 +495,317 @@ void simplex_witness(const Simplex& s, Vector3d& pa, Vector3d& pb) {
 }
 
 // ---- EPA ----
+//
+// The polytope is kept as 3.3.8 keeps it, which decides between faces at
+// one distance from the origin (a flat cap on a face): faces are appended
+// in creation order, each with its three neighbours; the faces that may
+// still be the nearest sit in a candidate list, searched in list order,
+// from which a removed face is replaced by the list's last; the faces a new
+// support sees are found by a walk over neighbours from the nearest face,
+// and the edges where the walk stops, in walk order, each make a new face
+// with the support. A face carries the origin's projection on its plane
+// (its outward normal times its distance), so no face needs a winding.
 
 constexpr int kMaxEpaIterations = 170;
-constexpr int kMaxVertices = kMaxEpaIterations + 6;
-constexpr int kMaxFaces = 2 * kMaxVertices;
+constexpr int kMaxVertices = kMaxEpaIterations + 5;
+constexpr int kMaxFaces = 6 * kMaxEpaIterations;
+constexpr double kTiny2 = kTiny * kTiny;
 
 struct Face {
   int v[3];
-  Vector3d normal;  // unit, outward
-  double dist;      // normal . v0: the plane's distance from the origin
-  bool alive;
-  bool candidate;  // may be chosen as the nearest
+  int adj[3];    // the face across edge (v0 v1), (v1 v2), (v2 v0)
+  Vector3d x;    // the origin's projection on the face's plane
+  double dist2;  // x . x
+  int slot;      // index in the candidate list, or kOffList, kRemoved
 };
+constexpr int kOffList = -1, kRemoved = -2;
 
 struct Polytope {
   std::array<Vertex, kMaxVertices> vertex;
   std::array<Face, kMaxFaces> face;
-  int vertices = 0, faces = 0;
+  std::array<int, kMaxFaces> candidate;           // face indices
+  std::array<std::array<int, 2>, kMaxFaces> rim;  // (face, edge) of the horizon
+  int vertices = 0, faces = 0, candidates = 0, rim_edges = 0;
+  const Vector3d* w = nullptr;  // the support the horizon is seen from
 
   int add_vertex(const Vertex& v) {
     vertex[vertices] = v;
     return vertices++;
   }
 
-  // Adds face (i, j, k), wound outward; false when it has no area.
-  bool add_face(int i, int j, int k, double lower, double upper) {
-    int slot = 0;
-    while (slot < faces && face[slot].alive) ++slot;
-    if (slot == kMaxFaces) return false;
-    if (slot == faces) ++faces;
-    Face& f = face[slot];
-    f.alive = false;
-    f.v[0] = i;
-    f.v[1] = j;
-    f.v[2] = k;
-    const Vector3d& a = vertex[i].v;
-    Vector3d n = (vertex[j].v - a).cross(vertex[k].v - a);
-    const double length = n.norm();
-    if (!(length > kTiny)) return false;
-    f.normal = n / length;
-    f.dist = f.normal.dot(a);
-    f.alive = true;
-    f.candidate = f.dist >= lower && f.dist <= upper;
+  // Appends face (i, j, k) with its neighbours across (i j), (j k), (k i);
+  // returns its squared distance from the origin, 0 when it has no plane.
+  double attach(int i, int j, int k, int ai, int aj, int ak) {
+    Face& f = face[faces++];
+    f.v[0] = i, f.v[1] = j, f.v[2] = k;
+    f.adj[0] = ai, f.adj[1] = aj, f.adj[2] = ak;
+    if (!project_on_plane(vertex[k].v, vertex[j].v, vertex[i].v, f.x)) return 0;
+    f.dist2 = dot3(f.x, f.x);
+    f.slot = kOffList;
+    return f.dist2;
+  }
+
+  void list(int f) {
+    face[f].slot = candidates;
+    candidate[candidates++] = f;
+  }
+
+  void list_all() {
+    for (int f = 0; f < faces; ++f) list(f);
+  }
+
+  void remove(Face& f) {
+    if (f.slot >= 0) {
+      const int last = candidate[--candidates];
+      candidate[f.slot] = last;
+      face[last].slot = f.slot;
+    }
+    f.slot = kRemoved;
+  }
+
+  // The edge of face f that starts at vertex v.
+  int edge_from(int f, int v) const {
+    const Face& g = face[f];
+    return g.v[0] == v ? 0 : g.v[1] == v ? 1 : 2;
+  }
+
+  // Removes face f, entered across edge e, if it sees w, and walks on over
+  // its other two edges; false when f does not see w (e is then a rim edge).
+  bool walk(int f, int e) {
+    Face& g = face[f];
+    if (!(dot3(g.x, *w) - g.dist2 > kTiny)) return false;
+    remove(g);
+    for (int step = 1; step < 3; ++step) {
+      const int i = (e + step) % 3;
+      const int next = g.adj[i];
+      if (face[next].slot == kRemoved) continue;
+      const int entry = edge_from(next, g.v[(i + 1) % 3]);
+      if (!walk(next, entry)) rim[rim_edges++] = {next, entry};
+    }
     return true;
+  }
+
+  // The horizon of support w from face f, which sees it.
+  void horizon(int f, const Vector3d& support) {
+    w = &support;
+    rim_edges = 0;
+    Face& g = face[f];
+    remove(g);
+    for (int i = 0; i < 3; ++i) {
+      const int next = g.adj[i];
+      if (i > 0 && face[next].slot == kRemoved) continue;
+      const int entry = edge_from(next, g.v[(i + 1) % 3]);
+      if (!walk(next, entry)) rim[rim_edges++] = {next, entry};
+    }
   }
 };
 
-// Faces of a polytope given by vertex triples, each turned to face away from
-// `inside`; false when a face is degenerate or leaves the origin outside.
-bool build_faces(Polytope& p, const int (*tri)[3], int count, const Vector3d& inside) {
-  for (int t = 0; t < count; ++t) {
-    int i = tri[t][0], j = tri[t][1], k = tri[t][2];
-    const Vector3d& a = p.vertex[i].v;
-    const Vector3d n = (p.vertex[j].v - a).cross(p.vertex[k].v - a);
-    if (n.dot(a - inside) < 0) std::swap(j, k);
-    if (!p.add_face(i, j, k, -INFINITY, INFINITY)) return false;
-    if (p.face[p.faces - 1].dist < -kTiny) return false;
+// Whether the origin and p lie strictly on one side of the plane (a, b, c).
+bool origin_beside(const Vector3d& a, const Vector3d& b, const Vector3d& c, const Vector3d& p) {
+  const Vector3d n = (b - a).cross(c - a);
+  const double dp = dot3(n, p - a), d0 = dot3(n, -a);
+  return same_sign(dp, d0);
+}
+
+bool encloses_origin(const Vector3d& a, const Vector3d& b, const Vector3d& c, const Vector3d& d) {
+  return origin_beside(a, b, c, d) && origin_beside(b, c, d, a) && origin_beside(c, d, a, b) &&
+         origin_beside(d, a, b, c);
+}
+
+// Whether p lies on the triangle (a, b, c) within 1e-15.
+bool on_triangle(const Vector3d& a, const Vector3d& b, const Vector3d& c, const Vector3d& p) {
+  const AffineAreas s = affine_areas(a, b, c, p);
+  const double w[3] = {s.ca / s.area, s.cb / s.area, s.cc / s.area};
+  if (w[0] < 0 || w[1] < 0 || w[2] < 0) return false;
+  const Vector3d* corners[3] = {&a, &b, &c};
+  return norm3(combine(w, 3, corners) - p) < kTiny;
+}
+
+// The support along d / length (along +x when the length is tiny).
+Vertex support_along(const Minkowski& support, const Vector3d& d, double length) {
+  if (!(length > kTiny)) return support(Vector3d::UnitX());
+  return support(Vector3d(d[0] / length, d[1] / length, d[2] / length));
+}
+
+// A double pyramid on triangle (0, 1, 2) of p's vertices, with apexes the
+// supports on both sides of it.
+bool pyramids(const Minkowski& support, Polytope& p) {
+  const Vertex t[3] = {p.vertex[0], p.vertex[1], p.vertex[2]};
+  const Vector3d n = (t[1].v - t[0].v).cross(t[2].v - t[0].v);
+  const double length = norm3(n);
+  if (length < kTiny) return false;
+  p.vertices = 3;
+  const int below = p.add_vertex(support_along(support, -n, length));
+  const int above = p.add_vertex(support_along(support, n, length));
+  const Vector3d &a = t[0].v, &b = t[1].v, &c = t[2].v;
+  if (on_triangle(a, b, c, p.vertex[above].v) || on_triangle(a, b, c, p.vertex[below].v)) {
+    return false;
   }
+  static constexpr int kFaces[6][6] = {{4, 0, 1, 1, 3, 2}, {4, 2, 0, 2, 4, 0}, {4, 1, 2, 0, 5, 1},
+                                       {3, 1, 0, 5, 0, 4}, {3, 0, 2, 3, 1, 5}, {3, 2, 1, 4, 2, 3}};
+  for (const auto& f : kFaces) {
+    if (p.attach(f[0], f[1], f[2], f[3], f[4], f[5]) < kTiny2) return false;
+  }
+  p.list_all();
   return true;
 }
 
-// The first polytope around the origin from GJK's simplex.
+// Restarts p from the triangle (i, j, k) of its vertices.
+bool pyramids_on(const Minkowski& support, Polytope& p, int i, int j, int k) {
+  const Vertex t[3] = {p.vertex[i], p.vertex[j], p.vertex[k]};
+  p.faces = p.candidates = 0;
+  for (int n = 0; n < 3; ++n) p.vertex[n] = t[n];
+  return pyramids(support, p);
+}
+
+// The faces of a tetrahedron or of a double pyramid: vertices and the
+// neighbour across each edge.
+constexpr int kTetrahedron[4][6] = {
+    {0, 1, 2, 1, 3, 2}, {0, 3, 1, 2, 3, 0}, {0, 2, 3, 0, 3, 1}, {3, 2, 1, 2, 0, 1}};
+constexpr int kRing[6][6] = {{0, 2, 3, 1, 3, 2}, {0, 4, 2, 2, 4, 0}, {0, 3, 4, 0, 5, 1},
+                             {1, 3, 2, 5, 0, 4}, {1, 2, 4, 3, 1, 5}, {1, 4, 3, 4, 2, 3}};
+
+// A 120-degree turn about `axis`, applied to d.
+Vector3d turn_third(const Vector3d& axis, const Vector3d& d) {
+  const double n = norm3(axis);
+  const double u1 = axis[0] / n, u2 = axis[1] / n, u3 = axis[2] / n;
+  const double sn = 0.86602540378, c = -0.5;
+  const double r[9] = {
+      c + u1 * u1 * (1 - c),       u1 * u2 * (1 - c) - u3 * sn, u1 * u3 * (1 - c) + u2 * sn,
+      u2 * u1 * (1 - c) + u3 * sn, c + u2 * u2 * (1 - c),       u2 * u3 * (1 - c) - u1 * sn,
+      u1 * u3 * (1 - c) - u2 * sn, u2 * u3 * (1 - c) + u1 * sn, c + u3 * u3 * (1 - c)};
+  return {r[0] * d[0] + r[1] * d[1] + r[2] * d[2], r[3] * d[0] + r[4] * d[1] + r[5] * d[2],
+          r[6] * d[0] + r[7] * d[1] + r[8] * d[2]};
+}
+
+// Whether the ray from a through b meets the triangle (c, d, e).
+bool ray_meets(const Vector3d& a, const Vector3d& b, const Vector3d& c, const Vector3d& d,
+               const Vector3d& e) {
+  const Vector3d ab = b - a, ac = c - a, ad = d - a, ae = e - a;
+  const double v1 = det3(ac, ad, ab), v2 = det3(ad, ae, ab), v3 = det3(ae, ac, ab);
+  return (v1 >= 0 && v2 >= 0 && v3 >= 0) || (v1 <= 0 && v2 <= 0 && v3 <= 0);
+}
+
+// The first polytope around the origin from GJK's simplex, as 3.3.8 builds
+// it: a tetrahedron, a double pyramid on a triangle, or one on three
+// supports 120 degrees apart around a segment; a face through the origin
+// restarts it as the double pyramid on that face.
 bool initial_polytope(const Minkowski& support, const Simplex& s, Polytope& p) {
   for (int k = 0; k < s.size; ++k) p.add_vertex(s.point[k]);
-  const auto centroid = [&p] {
-    Vector3d c = Vector3d::Zero();
-    for (int k = 0; k < p.vertices; ++k) c += p.vertex[k].v;
-    return Vector3d(c / p.vertices);
-  };
+  if (s.size == 3) return pyramids(support, p);
   if (s.size == 4) {
-    static constexpr int kTetra[4][3] = {{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}};
-    return build_faces(p, kTetra, 4, centroid());
-  }
-  if (s.size == 3) {
-    // Supports on both sides of the triangle: a double pyramid.
-    Vector3d n = (s.point[1].v - s.point[0].v).cross(s.point[2].v - s.point[0].v);
-    const double length = n.norm();
-    if (!(length > kTiny)) return false;
-    n /= length;
-    p.add_vertex(support(n));
-    p.add_vertex(support(-n));
-    static constexpr int kPyramids[6][3] = {{0, 1, 3}, {1, 2, 3}, {2, 0, 3},
-                                            {0, 1, 4}, {1, 2, 4}, {2, 0, 4}};
-    return build_faces(p, kPyramids, 6, centroid());
+    for (const auto& f : kTetrahedron) {
+      if (p.attach(f[0], f[1], f[2], f[3], f[4], f[5]) < kTiny2) {
+        return pyramids_on(support, p, f[0], f[1], f[2]);
+      }
+    }
+    if (!encloses_origin(p.vertex[0].v, p.vertex[1].v, p.vertex[2].v, p.vertex[3].v)) {
+      return false;
+    }
+    p.list_all();
+    return true;
   }
   if (s.size != 2) return false;
-  // A segment: three supports 120 degrees apart around it, a double pyramid
-  // with the segment's ends as apexes.
   const Vector3d axis = s.point[1].v - s.point[0].v;
-  const double length = axis.norm();
-  if (!(length > kTiny)) return false;
   int smallest = 0;
-  for (int k = 1; k < 3; ++k) {
-    if (std::abs(axis[k]) < std::abs(axis[smallest])) smallest = k;
+  double least = INFINITY;
+  for (int k = 0; k < 3; ++k) {
+    if (std::abs(axis[k]) < least) least = std::abs(axis[k]), smallest = k;
   }
-  const Vector3d u = axis / length;
-  Vector3d around[3];
-  around[0] = Vector3d::Unit(smallest).cross(axis).normalized();
-  const double c = std::cos(2 * M_PI / 3), sn = std::sin(2 * M_PI / 3);
-  around[1] = c * around[0] + sn * u.cross(around[0]);
-  around[2] = c * around[0] - sn * u.cross(around[0]);
-  for (const Vector3d& d : around) p.add_vertex(support(d.normalized()));
-  static constexpr int kRing[6][3] = {{2, 3, 0}, {3, 4, 0}, {4, 2, 0},
-                                      {2, 3, 1}, {3, 4, 1}, {4, 2, 1}};
-  return build_faces(p, kRing, 6, centroid());
+  const Vector3d d1 = Vector3d::Unit(smallest).cross(axis);
+  const Vector3d d2 = turn_third(axis, d1);
+  const Vector3d d3 = turn_third(axis, d2);
+  for (const Vector3d* d : {&d1, &d2, &d3}) p.add_vertex(support_along(support, *d, norm3(*d)));
+  for (const auto& f : kRing) {
+    if (p.attach(f[0], f[1], f[2], f[3], f[4], f[5]) < kTiny2) {
+      return pyramids_on(support, p, f[0], f[1], f[2]);
+    }
+  }
+  const auto& v = p.vertex;
+  if (!ray_meets(v[0].v, v[1].v, v[2].v, v[3].v, v[4].v)) return false;
+  p.list_all();
+  return true;
 }
 
 // EPA from GJK's simplex: the face of a - b nearest the origin, within
-// `tolerance`. Returns false when no polytope around the origin could be
-// built (touching shapes) or it broke down.
-bool epa(const Minkowski& support, const Simplex& s, double tolerance, int iterations, Polytope& p,
-         Face& chosen) {
-  if (!initial_polytope(support, s, p)) return false;
-  double upper = INFINITY;
-  bool found = false;
+// `tolerance`, as an index into p's faces; -1 when no polytope around the
+// origin could be built (touching shapes) or it broke down.
+int epa(const Minkowski& support, const Simplex& s, double tolerance, int iterations, Polytope& p) {
+  if (!initial_polytope(support, s, p)) return -1;
+  double upper = INFINITY, upper2 = INFINITY;
+  int chosen = -1;
   iterations = std::min(iterations, kMaxEpaIterations);
   for (int k = 0; k < iterations; ++k) {
-    int best = -1;
-    for (int f = 0; f < p.faces; ++f) {
-      if (p.face[f].alive && p.face[f].candidate &&
-          (best < 0 || p.face[f].dist < p.face[best].dist)) {
-        best = f;
-      }
+    const int previous = chosen;
+    double lower2 = INFINITY;
+    for (int i = 0; i < p.candidates; ++i) {
+      const int f = p.candidate[i];
+      if (p.face[f].dist2 < lower2) chosen = f, lower2 = p.face[f].dist2;
     }
-    if (best < 0) break;
-    if (p.face[best].dist > upper) break;  // the previous face stands
-    // A copy: the slot may take a new face once this one is removed.
-    chosen = p.face[best];
-    found = true;
-    const Face& near = chosen;
-    const double lower = near.dist;
-    if (!(lower > 0)) return false;  // the origin on the face's plane: touching
-    const Vertex w = support(near.normal);
-    upper = std::min(upper, near.normal.dot(w.v));
+    if (lower2 > upper2 || chosen < 0) {
+      chosen = previous;  // the previous face stands
+      break;
+    }
+    if (lower2 <= 0) break;  // the origin on the face's plane: touching
+    const Face& near = p.face[chosen];
+    const double lower = std::sqrt(lower2);
+    const int wi = p.add_vertex(support_along(support, near.x, lower));
+    const Vertex& w = p.vertex[wi];
+    const double upper_k = dot3(near.x, w.v) / lower;
+    if (upper_k < upper) upper = upper_k, upper2 = upper * upper;
     if (upper - lower < tolerance) break;
     if (support.track_vertices) {
       // Two polytopes: a support from a pair of vertices seen before ends
       // the search, as in MuJoCo 3.3.8, which compares the vertex indices
       // (a height-field prism's vertices have none, so a box or hull vertex
       // met again ends it even against another prism vertex).
-      for (int q = 0; q < p.vertices; ++q) {
-        if (p.vertex[q].ia == w.ia && p.vertex[q].ib == w.ib) return true;
+      bool repeated = false;
+      for (int q = 0; q < wi && !repeated; ++q) {
+        repeated = p.vertex[q].ia == w.ia && p.vertex[q].ib == w.ib;
       }
+      if (repeated) break;
     }
-    if (p.vertices == kMaxVertices) break;
-    // Faces that see w go; the edges between a face that goes and one that
-    // stays (the horizon) each make a new face with w.
-    std::array<std::array<int, 2>, 3 * kMaxFaces> edges;
-    int edge_count = 0;
-    for (int f = 0; f < p.faces; ++f) {
-      Face& face = p.face[f];
-      if (!face.alive || face.normal.dot(w.v - p.vertex[face.v[0]].v) <= kTiny) continue;
-      face.alive = false;
-      for (int e = 0; e < 3; ++e) edges[edge_count++] = {face.v[e], face.v[(e + 1) % 3]};
+    p.horizon(chosen, w.v);
+    const int edges = p.rim_edges;
+    if (edges < 3) return -1;
+    if (edges > kMaxFaces - p.faces) break;  // out of room: the face stands
+    // One new face per rim edge, each sharing its sides with the faces of
+    // the edges before and after it.
+    const int first = p.faces;
+    for (int i = 0; i < edges; ++i) {
+      const auto [rim_face, rim_edge] = p.rim[i];
+      Face& outer = p.face[rim_face];
+      const int v1 = outer.v[rim_edge], v2 = outer.v[(rim_edge + 1) % 3];
+      const int self = first + i;
+      outer.adj[rim_edge] = self;
+      const double dist2 = p.attach(wi, v2, v1, i == 0 ? first + edges - 1 : self - 1, rim_face,
+                                    first + (i + 1) % edges);
+      if (dist2 == 0) return -1;
+      if (dist2 >= lower2 && dist2 <= upper2) p.list(self);
     }
-    const int wi = p.add_vertex(w);
-    int horizon = 0;
-    for (int e = 0; e < edge_count; ++e) {
-      bool shared = false;
-      for (int g = 0; g < edge_count && !shared; ++g) {
-        shared = edges[g][0] == edges[e][1] && edges[g][1] == edges[e][0];
-      }
-      if (shared) continue;
-      ++horizon;
-      if (!p.add_face(edges[e][0], edges[e][1], wi, lower, upper)) return false;
-    }
-    if (horizon < 3) return false;
+    if (p.candidates == 0) break;
   }
-  return found;
+  return chosen;
 }
 
 // The contact of EPA's face: depth, normal (from a to b) and the midpoint of
 // the witness points (given back in *pa_out, *pb_out when asked).
-bool face_contact(const Polytope& p, const Face& f, RawContact* out, Vector3d* pa_out = nullptr,
+bool face_contact(const Polytope& p, int face, RawContact* out, Vector3d* pa_out = nullptr,
                   Vector3d* pb_out = nullptr) {
+  const Face& f = p.face[face];
   const Vertex& a = p.vertex[f.v[0]];
   const Vertex& b = p.vertex[f.v[1]];
   const Vertex& c = p.vertex[f.v[2]];
-  // Barycentric coordinates of the origin's projection on the face.
-  const Vector3d x = f.dist * f.normal;
-  const Vector3d n = (b.v - a.v).cross(c.v - a.v);
-  const double area = n.squaredNorm();
-  if (!(area > 0)) return false;
-  const double wa = (b.v - x).cross(c.v - x).dot(n) / area;
-  const double wb = (c.v - x).cross(a.v - x).dot(n) / area;
-  const double wc = 1 - wa - wb;
-  const Vector3d pa = wa * a.pa + wb * b.pa + wc * c.pa;
-  const Vector3d pb = wa * a.pb + wb * b.pb + wc * c.pb;
-  out->dist = -f.dist;
-  out->normal = f.normal;
+  const AffineAreas s = affine_areas(a.v, b.v, c.v, f.x);
+  const double w[3] = {s.ca / s.area, s.cb / s.area, s.cc / s.area};
+  const Vector3d* on_a[3] = {&a.pa, &b.pa, &c.pa};
+  const Vector3d* on_b[3] = {&a.pb, &b.pb, &c.pb};
+  const Vector3d pa = combine(w, 3, on_a);
+  const Vector3d pb = combine(w, 3, on_b);
+  const Vector3d d = pa - pb;
+  const double length = norm3(d);
+  out->dist = -std::sqrt(f.dist2);
+  out->normal = length < kTiny ? Vector3d::UnitX() : Vector3d(d * (1 / length));
   out->pos = 0.5 * (pa + pb);
   if (pa_out) *pa_out = pa;
   if (pb_out) *pb_out = pb;
@@ -713,9 +852,8 @@ int ccd_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate
   const Simplex s = gjk(shapes, guess, 0, exact ? 0 : tolerance2, iterations);
   if (s.separated || s.nearest.norm() > tolerance) return 0;
   Polytope polytope;
-  Face chosen;
-  if (!epa(shapes, s, exact ? kTiny : tolerance, iterations, polytope, chosen)) return 0;
-  if (!face_contact(polytope, chosen, out)) return 0;
+  const int face = epa(shapes, s, exact ? kTiny : tolerance, iterations, polytope);
+  if (face < 0 || !face_contact(polytope, face, out)) return 0;
   return out->dist < 0 ? 1 : 0;
 }
 
@@ -756,10 +894,9 @@ bool ccd_distance(const GeomShape& a, const GeomShape& b, double cutoff, double*
   if (s.separated) return false;
   if (s.nearest.norm() > tolerance) return apart(s, 0, 0);
   Polytope polytope;
-  Face chosen;
   RawContact contact;
-  if (!epa(shapes, s, exact ? kTiny : tolerance, iterations, polytope, chosen) ||
-      !face_contact(polytope, chosen, &contact, pa, pb)) {
+  const int face = epa(shapes, s, exact ? kTiny : tolerance, iterations, polytope);
+  if (face < 0 || !face_contact(polytope, face, &contact, pa, pb)) {
     // Touching, or within the tolerance of it (EPA has no polytope to grow
     // when the origin lies on GJK's simplex): GJK's own distance and points.
     return apart(s, 0, 0);

@@ -188,10 +188,14 @@ class SolverStates : public ::testing::TestWithParam<Param> {
           ++unconverged;
           worst_own_distance = std::max(worst_own_distance, own_distance);
           state_tolerance = 2 * own_distance;
-          qacc_ref = qacc_opt;
-          force_ref = force_opt;
-          qfrc_ref = qfrc_opt;
         }
+        // Two answers each within the tolerance of the optimum may be up to
+        // twice the tolerance apart: where the two stopped further apart
+        // than the tolerance, Pliant is held to the optimum (within the
+        // tolerance, or twice MuJoCo's own distance when that is larger).
+        qacc_ref = qacc_opt;
+        force_ref = force_opt;
+        qfrc_ref = qfrc_opt;
       }
       report.reals("qacc", to_vector(data.qacc), qacc_ref, state_tolerance);
       report.reals("efc_force", data.efc.force, force_ref, state_tolerance);
