@@ -13,11 +13,11 @@
 #include "model/fuse_static.h"
 #include "model/geom_inertia.h"
 #include "model/hfield_data.h"
-#include "model/key_quaternion.h"
 #include "model/mesh.h"
 #include "model/mesh_hull.h"
 #include "model/numeric_limits.h"
 #include "model/orientation.h"
+#include "model/unit_quaternion.h"
 #include "pliant/load_error.h"
 #include "pliant/sensor_types.h"
 

@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "model/key_quaternion.h"
 #include "model/numeric_limits.h"
+#include "model/unit_quaternion.h"
 
 namespace pliant {
 namespace {

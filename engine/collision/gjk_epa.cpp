@@ -358,7 +358,11 @@ struct Simplex {
   double weight[4] = {1, 0, 0, 0};  // of each point, in `nearest`
   int size = 0;
   Vector3d nearest{0, 0, 0};  // the simplex's point nearest the origin
-  bool separated = false;     // a support plane keeps the origin out by more than the cutoff
+  // GJK's distance as 3.3.8 reports it: the length of the iterate at the
+  // start of the last iteration (one step behind `nearest` when the
+  // iterations run out); 0 once the simplex encloses the origin.
+  double distance = 0;
+  bool separated = false;  // a support plane keeps the origin out by more than the cutoff
 };
 
 // Whether the tetrahedron t encloses the origin, walking it towards the
@@ -389,7 +393,7 @@ Enclosure walk_tetrahedron(const Minkowski& support, Vertex* t, int& k, int iter
       normal[f] = (c - a).cross(b - a);
       const double length2 = dot3(normal[f], normal[f]);
       if (length2 > kTiny * kTiny && std::isfinite(length2)) {
-        normal[f] /= std::sqrt(length2);
+        normal[f] *= 1 / std::sqrt(length2);
         dist[f] = dot3(normal[f], a);
       } else {
         dist[f] = INFINITY;  // no normal: never the least
@@ -425,7 +429,9 @@ Simplex gjk(const Minkowski& support, Vector3d guess, double cutoff, double tole
   bool walk = cutoff == 0;
   for (int k = 0; k < iterations; ++k) {
     const double xx = dot3(x, x);
+    r.distance = xx;
     if (xx < kTiny * kTiny) break;  // the origin is reached
+    r.distance = std::sqrt(xx);
     // The direction as 3.3.8 rounds it: x times its length's reciprocal.
     const Vertex s = support(-(x * (1 / std::sqrt(xx))));
     const double xs = dot3(x, s.v);
@@ -448,6 +454,7 @@ Simplex gjk(const Minkowski& support, Vector3d guess, double cutoff, double tole
         std::copy(t, t + 4, r.point);
         r.size = 4;
         r.nearest.setZero();
+        r.distance = 0;
         return r;
       }
       if (e == Enclosure::kApart) {
@@ -478,7 +485,10 @@ Simplex gjk(const Minkowski& support, Vector3d guess, double cutoff, double tole
     const Vector3d next = combine(r.weight, kept, v);
     if ((next - x).cwiseAbs().maxCoeff() < kTiny) break;  // stalled
     x = next;
-    if (r.size == 4) break;  // the origin is enclosed
+    if (r.size == 4) {  // the origin is enclosed
+      r.distance = 0;
+      break;
+    }
   }
   r.nearest = x;
   return r;
@@ -492,6 +502,17 @@ void simplex_witness(const Simplex& s, Vector3d& pa, Vector3d& pb) {
   const Vector3d* b[4] = {&s.point[0].pb, &s.point[1].pb, &s.point[2].pb, &s.point[3].pb};
   pa = combine(s.weight, n, a);
   pb = combine(s.weight, n, b);
+}
+
+// The witness points of a core pass grown by each round shape's radius
+// along the line between them, as 3.3.8 grows them (the line's direction
+// normalised by a reciprocal, +x when the points coincide).
+void grow_witnesses(Vector3d& pa, Vector3d& pb, double grow_a, double grow_b) {
+  Vector3d n = pb - pa;
+  const double length = norm3(n);
+  n = length < kTiny ? Vector3d::UnitX() : Vector3d(n * (1 / length));
+  if (grow_a != 0) pa += grow_a * n;
+  if (grow_b != 0) pb -= grow_b * n;
 }
 
 // ---- EPA ----
@@ -831,17 +852,17 @@ int ccd_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate
     if (is_round(b)) cores.inflate_b = 0;
     const Simplex s = gjk(cores, guess, grow_a + grow_b, tolerance2, iterations);
     if (s.separated) return 0;
-    const double distance = s.nearest.norm();
-    if (distance > tolerance) {
+    if (s.distance > tolerance) {
       Vector3d pa, pb;
       simplex_witness(s, pa, pb);
-      const Vector3d n = -s.nearest / distance;  // from a's core towards b's
-      const double dist = distance - (grow_a + grow_b);
+      const double dist = s.distance - (grow_a + grow_b);
       if (!(dist < 0)) return 0;
-      pa += grow_a * n;
-      pb -= grow_b * n;
+      grow_witnesses(pa, pb, grow_a, grow_b);
+      // The normal from a to b: the grown witness points have crossed.
+      const Vector3d d = pa - pb;
+      const double length = norm3(d);
       out->dist = dist;
-      out->normal = n;
+      out->normal = length < kTiny ? Vector3d::UnitX() : Vector3d(d * (1 / length));
       out->pos = 0.5 * (pa + pb);
       return out->pos.allFinite() ? 1 : 0;
     }
@@ -850,7 +871,7 @@ int ccd_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate
   const bool exact = is_polytope(a) && is_polytope(b) && inflate_a == 0 && inflate_b == 0;
   const Minkowski shapes{a, b, inflate_a, inflate_b, false, false, exact};
   const Simplex s = gjk(shapes, guess, 0, exact ? 0 : tolerance2, iterations);
-  if (s.separated || s.nearest.norm() > tolerance) return 0;
+  if (s.separated || s.distance > tolerance) return 0;
   Polytope polytope;
   const int face = epa(shapes, s, exact ? kTiny : tolerance, iterations, polytope);
   if (face < 0 || !face_contact(polytope, face, out)) return 0;
@@ -866,14 +887,9 @@ bool ccd_distance(const GeomShape& a, const GeomShape& b, double cutoff, double*
   // GJK's distance and nearest points, round shapes' radii added along the
   // line between the cores.
   auto apart = [&](const Simplex& s, double grow_a, double grow_b) {
-    const double distance = s.nearest.norm();
     simplex_witness(s, *pa, *pb);
-    *dist = distance - (grow_a + grow_b);
-    if (grow_a + grow_b > 0) {
-      const Vector3d n = -s.nearest / distance;  // from a towards b
-      *pa += grow_a * n;
-      *pb -= grow_b * n;
-    }
+    *dist = s.distance - (grow_a + grow_b);
+    if (grow_a + grow_b > 0) grow_witnesses(*pa, *pb, grow_a, grow_b);
     return *dist < cutoff && pa->allFinite() && pb->allFinite();
   };
 
@@ -884,7 +900,7 @@ bool ccd_distance(const GeomShape& a, const GeomShape& b, double cutoff, double*
     const double grow_b = is_round(b) ? b.size[0] : 0;
     const Simplex s = gjk(cores, guess, cutoff + grow_a + grow_b, tolerance2, iterations);
     if (s.separated) return false;
-    if (s.nearest.norm() > tolerance) return apart(s, grow_a, grow_b);
+    if (s.distance > tolerance) return apart(s, grow_a, grow_b);
   }
 
   // Overlapping shapes get EPA's depth, exact for two polytopes.
@@ -892,7 +908,7 @@ bool ccd_distance(const GeomShape& a, const GeomShape& b, double cutoff, double*
   const Minkowski shapes{a, b, 0, 0, false, false, exact};
   const Simplex s = gjk(shapes, guess, cutoff, tolerance2, iterations);
   if (s.separated) return false;
-  if (s.nearest.norm() > tolerance) return apart(s, 0, 0);
+  if (s.distance > tolerance) return apart(s, 0, 0);
   Polytope polytope;
   RawContact contact;
   const int face = epa(shapes, s, exact ? kTiny : tolerance, iterations, polytope);
