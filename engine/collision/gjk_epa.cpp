@@ -181,6 +181,13 @@ double dot3(const Vector3d& a, const Vector3d& b) {
 }
 double norm3(const Vector3d& a) { return std::sqrt(dot3(a, a)); }
 
+// v over its length, by the reciprocal as 3.3.8 normalises; +x when v is
+// shorter than 1e-15.
+Vector3d unit_direction(const Vector3d& v) {
+  const double length = norm3(v);
+  return length < kTiny ? Vector3d::UnitX() : Vector3d(v * (1 / length));
+}
+
 double det3(const Vector3d& a, const Vector3d& b, const Vector3d& c) {
   return a[0] * (b[1] * c[2] - b[2] * c[1]) + a[1] * (b[2] * c[0] - b[0] * c[2]) +
          a[2] * (b[0] * c[1] - b[1] * c[0]);
@@ -266,6 +273,15 @@ AffineAreas affine_areas(const Vector3d& a, const Vector3d& b, const Vector3d& c
     return p[x] * u[y] + p[y] * v[x] + u[x] * v[y] - p[x] * v[y] - p[y] * u[x] - v[x] * u[y];
   };
   return {area, signed_area(b, c), signed_area(c, a), signed_area(a, b)};
+}
+
+// The weights of p (on the plane of a, b, c) in that triangle.
+void affine_weights(const Vector3d& a, const Vector3d& b, const Vector3d& c, const Vector3d& p,
+                    double w[3]) {
+  const AffineAreas s = affine_areas(a, b, c, p);
+  w[0] = s.ca / s.area;
+  w[1] = s.cb / s.area;
+  w[2] = s.cc / s.area;
 }
 
 // Weights of triangle (a, b, c).
@@ -508,9 +524,7 @@ void simplex_witness(const Simplex& s, Vector3d& pa, Vector3d& pb) {
 // along the line between them, as 3.3.8 grows them (the line's direction
 // normalised by a reciprocal, +x when the points coincide).
 void grow_witnesses(Vector3d& pa, Vector3d& pb, double grow_a, double grow_b) {
-  Vector3d n = pb - pa;
-  const double length = norm3(n);
-  n = length < kTiny ? Vector3d::UnitX() : Vector3d(n * (1 / length));
+  const Vector3d n = unit_direction(pb - pa);
   if (grow_a != 0) pa += grow_a * n;
   if (grow_b != 0) pb -= grow_b * n;
 }
@@ -635,8 +649,8 @@ bool encloses_origin(const Vector3d& a, const Vector3d& b, const Vector3d& c, co
 
 // Whether p lies on the triangle (a, b, c) within 1e-15.
 bool on_triangle(const Vector3d& a, const Vector3d& b, const Vector3d& c, const Vector3d& p) {
-  const AffineAreas s = affine_areas(a, b, c, p);
-  const double w[3] = {s.ca / s.area, s.cb / s.area, s.cc / s.area};
+  double w[3];
+  affine_weights(a, b, c, p, w);
   if (w[0] < 0 || w[1] < 0 || w[2] < 0) return false;
   const Vector3d* corners[3] = {&a, &b, &c};
   return norm3(combine(w, 3, corners) - p) < kTiny;
@@ -817,16 +831,14 @@ bool face_contact(const Polytope& p, int face, RawContact* out, Vector3d* pa_out
   const Vertex& a = p.vertex[f.v[0]];
   const Vertex& b = p.vertex[f.v[1]];
   const Vertex& c = p.vertex[f.v[2]];
-  const AffineAreas s = affine_areas(a.v, b.v, c.v, f.x);
-  const double w[3] = {s.ca / s.area, s.cb / s.area, s.cc / s.area};
+  double w[3];
+  affine_weights(a.v, b.v, c.v, f.x, w);
   const Vector3d* on_a[3] = {&a.pa, &b.pa, &c.pa};
   const Vector3d* on_b[3] = {&a.pb, &b.pb, &c.pb};
   const Vector3d pa = combine(w, 3, on_a);
   const Vector3d pb = combine(w, 3, on_b);
-  const Vector3d d = pa - pb;
-  const double length = norm3(d);
   out->dist = -std::sqrt(f.dist2);
-  out->normal = length < kTiny ? Vector3d::UnitX() : Vector3d(d * (1 / length));
+  out->normal = unit_direction(pa - pb);
   out->pos = 0.5 * (pa + pb);
   if (pa_out) *pa_out = pa;
   if (pb_out) *pb_out = pb;
@@ -859,10 +871,8 @@ int ccd_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate
       if (!(dist < 0)) return 0;
       grow_witnesses(pa, pb, grow_a, grow_b);
       // The normal from a to b: the grown witness points have crossed.
-      const Vector3d d = pa - pb;
-      const double length = norm3(d);
       out->dist = dist;
-      out->normal = length < kTiny ? Vector3d::UnitX() : Vector3d(d * (1 / length));
+      out->normal = unit_direction(pa - pb);
       out->pos = 0.5 * (pa + pb);
       return out->pos.allFinite() ? 1 : 0;
     }
