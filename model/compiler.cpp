@@ -119,11 +119,10 @@ class Compiler {
     const Joints& j = m_.joints;
     for (int i = 0; i < j.count(); ++i) {
       if (j.type[i] != JointType::kFree && j.type[i] != JointType::kBall) continue;
-      normalize_quaternion(qpos.data() + j.qpos_adr[i] + (j.type[i] == JointType::kFree ? 3 : 0));
+      normalize_key_quaternion(qpos.data() + j.qpos_adr[i] +
+                               (j.type[i] == JointType::kFree ? 3 : 0));
     }
   }
-
-  static void normalize_quaternion(double* q) { normalize_key_quaternion(q); }
 
   Model run() {
     m_.model_name = spec_.model_name;
@@ -1617,7 +1616,7 @@ class Compiler {
       k.mocap_pos.push_back(take(s.mpos, "mpos", mocap_pos, mocap_at, 3));
       k.mocap_quat.push_back(take(s.mquat, "mquat", mocap_quat, mocap_at, 4));
       for (size_t q = 0; q + 3 < k.mocap_quat.back().size(); q += 4) {
-        normalize_quaternion(k.mocap_quat.back().data() + q);
+        normalize_key_quaternion(k.mocap_quat.back().data() + q);
       }
       k.name.push_back(s.name);
       add_name(ObjectType::kKey, s.name, static_cast<int>(i), s.where, "key");

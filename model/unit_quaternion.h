@@ -11,22 +11,18 @@
 
 namespace pliant {
 
-// q (w x y z) in place; a squared norm below 1e-14 leaves q unchanged and
-// returns false.
-inline bool make_unit_as_compiled(double* q) {
+// A keyframe's quaternion (free and ball joints, mocap bodies), w x y z in
+// place; one whose squared norm is below 1e-14 becomes the identity.
+inline void normalize_key_quaternion(double* q) {
   const double norm2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-  if (norm2 < 1e-14) return false;
+  if (norm2 < 1e-14) {
+    q[0] = 1, q[1] = q[2] = q[3] = 0;
+    return;
+  }
   const double norm = std::sqrt(norm2);
   if (std::abs(norm - 1) > 1e-14) {
     for (int c = 0; c < 4; ++c) q[c] /= norm;
   }
-  return true;
-}
-
-// A keyframe's quaternion (free and ball joints, mocap bodies): as above,
-// and the identity when it vanishes.
-inline void normalize_key_quaternion(double* q) {
-  if (!make_unit_as_compiled(q)) q[0] = 1, q[1] = q[2] = q[3] = 0;
 }
 
 }  // namespace pliant
