@@ -49,12 +49,12 @@ struct SolverWorkspace {
   std::vector<double> hessian_block;     // the run's sum, packed lower triangle
   // The same on several threads: each row whether it starts a run of
   // quadratic rows, the runs' first rows (and nefc), where each run's block
-  // starts in run_blocks, and the blocks.
+  // starts in run_blocks, the blocks and the entries they add to.
   std::vector<unsigned char> run_first;
   std::vector<int> runs;
-  std::vector<int> run_low, run_high;  // each run's lowest and highest factor position
   std::vector<size_t> run_block;
   std::vector<double> run_blocks;
+  std::vector<double*> run_entries;  // the entry of H each block entry adds to
   // The warm-start comparison's two candidates: J a - aref and M a.
   std::vector<double> warm_jar, warm_ma, smooth_jar, smooth_ma;
   // PGS
