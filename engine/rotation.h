@@ -9,6 +9,7 @@
 
 #include <cmath>
 
+#include "model/exact_rotation.h"  // quat_mul, quat_matrix
 #include "pliant/eigen_types.h"
 
 namespace pliant {
@@ -23,14 +24,6 @@ inline void normalize_quat(Quaterniond& q) {
     const double inverse = 1 / n;
     q = Quaterniond(q.w() * inverse, q.x() * inverse, q.y() * inverse, q.z() * inverse);
   }
-}
-
-// a * b.
-inline Quaterniond quat_mul(const Quaterniond& a, const Quaterniond& b) {
-  return Quaterniond(a.w() * b.w() - a.x() * b.x() - a.y() * b.y() - a.z() * b.z(),
-                     a.w() * b.x() + a.x() * b.w() + a.y() * b.z() - a.z() * b.y(),
-                     a.w() * b.y() - a.x() * b.z() + a.y() * b.w() + a.z() * b.x(),
-                     a.w() * b.z() + a.x() * b.y() - a.y() * b.x() + a.z() * b.w());
 }
 
 // v turned by q.
@@ -49,25 +42,6 @@ inline Quaterniond axis_angle_quat(const Vector3d& axis, double angle) {
   if (angle == 0) return Quaterniond(1, 0, 0, 0);
   const double s = std::sin(angle * 0.5);
   return Quaterniond(std::cos(angle * 0.5), axis[0] * s, axis[1] * s, axis[2] * s);
-}
-
-// The rotation matrix of unit q.
-inline Matrix3d quat_matrix(const Quaterniond& q) {
-  Matrix3d r;
-  if (q.w() == 1 && q.x() == 0 && q.y() == 0 && q.z() == 0) return Matrix3d::Identity();
-  const double q00 = q.w() * q.w(), q01 = q.w() * q.x(), q02 = q.w() * q.y(), q03 = q.w() * q.z(),
-               q11 = q.x() * q.x(), q12 = q.x() * q.y(), q13 = q.x() * q.z(), q22 = q.y() * q.y(),
-               q23 = q.y() * q.z(), q33 = q.z() * q.z();
-  r(0, 0) = q00 + q11 - q22 - q33;
-  r(1, 1) = q00 - q11 + q22 - q33;
-  r(2, 2) = q00 - q11 - q22 + q33;
-  r(0, 1) = 2 * (q12 - q03);
-  r(0, 2) = 2 * (q13 + q02);
-  r(1, 0) = 2 * (q12 + q03);
-  r(1, 2) = 2 * (q23 - q01);
-  r(2, 0) = 2 * (q13 - q02);
-  r(2, 1) = 2 * (q23 + q01);
-  return r;
 }
 
 // m v + p, each row's sum in order, the offset added last.

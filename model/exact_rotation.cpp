@@ -16,14 +16,6 @@
 namespace pliant {
 namespace {
 
-// Hamilton product, written out for a fixed rounding order.
-Eigen::Quaterniond quat_mul(const Eigen::Quaterniond& a, const Eigen::Quaterniond& b) {
-  return Eigen::Quaterniond(a.w() * b.w() - a.x() * b.x() - a.y() * b.y() - a.z() * b.z(),
-                            a.w() * b.x() + a.x() * b.w() + a.y() * b.z() - a.z() * b.y(),
-                            a.w() * b.y() - a.x() * b.z() + a.y() * b.w() + a.z() * b.x(),
-                            a.w() * b.z() + a.x() * b.y() - a.y() * b.x() + a.z() * b.w());
-}
-
 // Normalisation as 2.2.2 does it: components multiplied by 1 / norm; a
 // vanishing quaternion becomes the identity.
 Eigen::Quaterniond quat_normalized(const Eigen::Quaterniond& q) {
@@ -52,16 +44,6 @@ Eigen::Matrix3d mul(const Eigen::Matrix3d& a, const Eigen::Matrix3d& b) {
 
 }  // namespace
 
-// Rotation matrix of a unit quaternion (w, x, y, z), written out.
-Eigen::Matrix3d quat_to_matrix(const Eigen::Quaterniond& q) {
-  const double w = q.w(), x = q.x(), y = q.y(), z = q.z();
-  Eigen::Matrix3d r;
-  r << w * w + x * x - y * y - z * z, 2 * (x * y - w * z), 2 * (x * z + w * y), 2 * (x * y + w * z),
-      w * w - x * x + y * y - z * z, 2 * (y * z - w * x), 2 * (x * z - w * y), 2 * (y * z + w * x),
-      w * w - x * x - y * y + z * z;
-  return r;
-}
-
 // Jacobi eigen-decomposition, R' A R = D, R kept as a quaternion q; written
 // to round exactly like MuJoCo 2.2.2's mju_eig3, because for meshes with
 // (nearly) equal principal moments the last bits decide the frame.
@@ -89,7 +71,7 @@ int eigen_decompose_symmetric3(const Eigen::Matrix3d& mat, Eigen::Vector3d* valu
   Eigen::Vector3d v;
   int iterations = 0;
   for (; iterations < kMaxIterations; ++iterations) {
-    const Eigen::Matrix3d r = quat_to_matrix(q);
+    const Eigen::Matrix3d r = quat_matrix(q);
     const Eigen::Matrix3d d = mul(mul_transposed_left(r, mat), r);
     v = d.diagonal();
     const double a01 = std::abs(d(0, 1)), a02 = std::abs(d(0, 2)), a12 = std::abs(d(1, 2));

@@ -357,7 +357,7 @@ ProcessedMesh process_mesh(TriangleMesh raw, const MeshOptions& options,
 
   // Step 7: principal-frame vertices, bounds from the double values, stored as
   // floats as MuJoCo stores them.
-  const Eigen::Matrix3d rot = quat_to_matrix(quat);
+  const Eigen::Matrix3d rot = quat_matrix(quat);
   out.aabb_min = Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity());
   out.aabb_max = -out.aabb_min;
   out.mesh.faces = std::move(raw.faces);
