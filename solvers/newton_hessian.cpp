@@ -83,17 +83,26 @@ void add_rows(const ConstraintProblem& p, const RowState* state, const int* posi
               std::vector<int>& slots, std::vector<double*>& entries, std::vector<double>& block,
               Factor& h) {
   int group = -1;
+  // Row i has the run's columns for certain: every row since the run's
+  // first repeats the columns of the row before it (they are compared
+  // only where that chain breaks).
+  bool chained = false;
   const auto flush = [&] {
     if (group < 0) return;
     for (size_t e = 0; e < entries.size(); ++e) *entries[e] += block[e];
   };
   for (int i = 0; i < p.nefc; ++i) {
+    chained = chained && same_columns_as_previous(p, i);
     if (state[i] != RowState::kQuadratic) continue;
     const int adr = p.row_adr[i], n = p.row_nnz[i];
-    if (group < 0 || n != p.row_nnz[group] ||
-        !std::equal(p.col + adr, p.col + adr + n, p.col + p.row_adr[group])) {
+    if (!chained && group >= 0 && n == p.row_nnz[group] &&
+        std::equal(p.col + adr, p.col + adr + n, p.col + p.row_adr[group])) {
+      chained = true;
+    }
+    if (!chained) {
       flush();
       group = i;
+      chained = true;
       slots.resize(n);
       entries.resize(static_cast<size_t>(n) * (n + 1) / 2);
       block.assign(entries.size(), 0.0);

@@ -111,10 +111,21 @@ void solve_constraints(const Model& m, Data& d) {
   IslandScratch& islands = workspace(d).islands;
   if (primal) {
     // Which rows repeat the columns of the row before, once for every pass
-    // that asks (the islands', the solver's, the Hessian's pattern).
+    // that asks (the islands', the solver's, the Hessian's pattern). The
+    // rows of one contact or equality constraint are built over one list
+    // of columns; other rows are compared.
+    const auto same_constraint = [&efc](int i) {
+      const ConstraintType type = efc.type[i];
+      const bool shared = type == ConstraintType::kEquality ||
+                          type == ConstraintType::kContactPyramidal ||
+                          type == ConstraintType::kContactElliptic;
+      return shared && i > 0 && type == efc.type[i - 1] && efc.id[i] == efc.id[i - 1];
+    };
     islands.joined.resize(nefc);
     for_row_chunks(p, [&](int, int begin, int end, int) {
-      for (int i = begin; i < end; ++i) islands.joined[i] = same_columns_as_previous(p, i);
+      for (int i = begin; i < end; ++i) {
+        islands.joined[i] = same_constraint(i) || same_columns_as_previous(p, i);
+      }
     });
     p.joins_previous = islands.joined.data();
   }
