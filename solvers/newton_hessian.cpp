@@ -73,6 +73,16 @@ void add_outer_product(double d, const double* jac, double* sum) {
   }
 }
 
+// Whether row i has the columns of the earlier row `run`: certain when
+// `chained` (every row since `run` repeats the columns of the row before
+// it, same_columns_as_previous), compared otherwise.
+bool has_columns_of(const ConstraintProblem& p, int i, int run, bool chained) {
+  if (chained) return true;
+  const int n = p.row_nnz[i];
+  const int* cols = p.col + p.row_adr[i];
+  return n == p.row_nnz[run] && std::equal(cols, cols + n, p.col + p.row_adr[run]);
+}
+
 // H(a, b) += D J_a J_b over the quadratic rows, in row order. Consecutive
 // rows over the same columns (a contact's pyramid edges, a weld's six rows,
 // every row of the dense layout) form a run: their products are summed in a
@@ -83,10 +93,7 @@ void add_rows(const ConstraintProblem& p, const RowState* state, const int* posi
               std::vector<int>& slots, std::vector<double*>& entries, std::vector<double>& block,
               Factor& h) {
   int group = -1;
-  // Row i has the run's columns for certain: every row since the run's
-  // first repeats the columns of the row before it (they are compared
-  // only where that chain breaks).
-  bool chained = false;
+  bool chained = false;  // every row since the run's first joins the row before
   const auto flush = [&] {
     if (group < 0) return;
     for (size_t e = 0; e < entries.size(); ++e) *entries[e] += block[e];
@@ -95,20 +102,16 @@ void add_rows(const ConstraintProblem& p, const RowState* state, const int* posi
     chained = chained && same_columns_as_previous(p, i);
     if (state[i] != RowState::kQuadratic) continue;
     const int adr = p.row_adr[i], n = p.row_nnz[i];
-    if (!chained && group >= 0 && n == p.row_nnz[group] &&
-        std::equal(p.col + adr, p.col + adr + n, p.col + p.row_adr[group])) {
-      chained = true;
-    }
-    if (!chained) {
+    if (group < 0 || !has_columns_of(p, i, group, chained)) {
       flush();
       group = i;
-      chained = true;
       slots.resize(n);
       entries.resize(static_cast<size_t>(n) * (n + 1) / 2);
       block.assign(entries.size(), 0.0);
       for (int a = 0; a < n; ++a) slots[a] = slot(position, p.col[adr + a]);
       locate_entries(h, slots.data(), n, entries.data());
     }
+    chained = true;
     add_row_product(n, p.D[i], p.J + adr, block.data());
   }
   flush();
@@ -142,13 +145,14 @@ void add_rows_in_parallel(const ConstraintProblem& p, SolverWorkspace& w, const 
   for_row_chunks(p, [&](int, int begin, int end, int) {
     int previous = begin - 1;
     while (previous >= 0 && !quadratic(previous)) --previous;
+    bool chained = false;  // every row since `previous` joins the row before
     for (int i = begin; i < end; ++i) {
+      chained = chained && same_columns_as_previous(p, i);
       first[i] = 0;
       if (!quadratic(i)) continue;
-      const int n = p.row_nnz[i];
-      first[i] = previous < 0 || n != p.row_nnz[previous] ||
-                 !std::equal(columns(i), columns(i) + n, columns(previous));
+      first[i] = previous < 0 || !has_columns_of(p, i, previous, chained);
       previous = i;
+      chained = true;
     }
   });
   w.runs.clear();
