@@ -602,15 +602,9 @@ class Assembler {
           }
         }
         finish_constraint(first, con.solref, solimp, violation, true);
-        // Every edge has the same R and d: D and diagApprox once for all.
-        const double r = std::max(kMinValue, 2 * mu * mu * efc_.R[first]);
-        const double d = efc_.impedance[first].d;
-        const double inverse = 1 / r, diag = r * d / (1 - d);
-        for (int i = first; i < rows_end(); ++i) {
-          efc_.R[i] = r;
-          efc_.D[i] = inverse;
-          efc_.diag_approx[i] = diag;
-        }
+        const double r0 = efc_.R[first];
+        const double r = std::max(kMinValue, 2 * mu * mu * r0);
+        adjust_contact_regulariser(first, [&](int) { return r; });
       } else {
         for (int j = 0; j < dim; ++j) {
           const double diag = j < 3 ? tran : rot;
