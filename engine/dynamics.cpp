@@ -20,8 +20,8 @@ void composite_inertia(const Model& m, Data& d) {
   for (int i = 0; i < m.nv; ++i) {
     const Vector6d force = d.crb[dofs.body[i]].apply(d.cdof[i]);
     int slot = dofs.madr[i];
-    d.qM[slot++] = d.cdof[i].dot(force) + dofs.armature[i];
-    for (int j = dofs.parent[i]; j >= 0; j = dofs.parent[j]) d.qM[slot++] = d.cdof[j].dot(force);
+    d.qM[slot++] = dot6(d.cdof[i], force) + dofs.armature[i];
+    for (int j = dofs.parent[i]; j >= 0; j = dofs.parent[j]) d.qM[slot++] = dot6(d.cdof[j], force);
   }
   add_tendon_armature(m, d);
 }
@@ -62,7 +62,7 @@ void bias_forces(const Model& m, Data& d, bool with_acceleration) {
   for (int i = b.count() - 1; i > 0; --i) {
     if (b.parent[i] > 0) d.cfrc_body[b.parent[i]] += d.cfrc_body[i];
   }
-  for (int k = 0; k < m.nv; ++k) d.qfrc_bias[k] = d.cdof[k].dot(d.cfrc_body[dofs.body[k]]);
+  for (int k = 0; k < m.nv; ++k) d.qfrc_bias[k] = dot6(d.cdof[k], d.cfrc_body[dofs.body[k]]);
 }
 
 void smooth_acceleration(const Model& m, Data& d) {

@@ -107,7 +107,7 @@ void com_positions(const Model& m, Data& d) {
     if (b.subtree_mass[i] < kMinValue) {
       d.subtree_com[i] = d.xipos[i];
     } else {
-      d.subtree_com[i] /= b.subtree_mass[i];
+      d.subtree_com[i] *= 1 / b.subtree_mass[i];  // 3.3.8's rounding: by the reciprocal
     }
   }
   d.cinert[0] = SpatialInertia();

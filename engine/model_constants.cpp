@@ -146,7 +146,8 @@ void compute_model_constants(Model& m) {
     fill(column);
     VectorXd e = column.segment(begin, end - begin);
     tree_ldl_solve_range(tree, d.qLD.data(), d.qLDiagInv.data(), column.data(), begin, end);
-    const double value = e.dot(column.segment(begin, end - begin));
+    double value = 0;
+    for (int k = begin; k < end; ++k) value += e[k - begin] * column[k];
     column.segment(begin, end - begin).setZero();
     return value;
   };
@@ -176,8 +177,11 @@ void compute_model_constants(Model& m) {
             e[k] = row < 3 ? v[row] : w[row - 3];
           }
         });
-        (row < 3 ? translation : rotation) += value / 3;
+        (row < 3 ? translation : rotation) += value;
       }
+      // The mean of each block's diagonal, as 3.3.8 rounds it.
+      translation /= 3;
+      rotation /= 3;
     }
     m.bodies.invweight0[b] = Vector2d(translation, rotation);
   }

@@ -21,6 +21,13 @@ inline Vector6d spatial(const Vector3d& angular_part, const Vector3d& linear_par
   return out;
 }
 
+// a . b summed as MuJoCo 3.3.8's vector dot product sums six entries: the
+// first four in two interleaved pairs, the last two as a pair, then the two
+// partial sums (measured: all 243 entries of the humanoid's mass matrix).
+inline double dot6(const Vector6d& a, const Vector6d& b) {
+  return ((a[0] * b[0] + a[2] * b[2]) + (a[1] * b[1] + a[3] * b[3])) + (a[4] * b[4] + a[5] * b[5]);
+}
+
 // Motion cross product v x m: the rate of change of a motion vector m carried
 // by a frame moving with velocity v.
 inline Vector6d cross_motion(const Vector6d& v, const Vector6d& m) {

@@ -106,7 +106,7 @@ struct MassPart {
   Vector3d pos;
   Quaterniond quat;         // the part's frame in the body
   Vector3d principal;       // moments in the part's frame
-  Eigen::Matrix3d inertia;  // about the part's centre, body axes
+  SymmetricTensor inertia;  // about the part's centre, body axes
 };
 
 class Compiler {
@@ -341,7 +341,7 @@ class Compiler {
       b.gravcomp.push_back(s.gravcomp);
       m_.has_gravcomp = m_.has_gravcomp || s.gravcomp != 0;
       b.pos.push_back(s.pos);
-      b.quat.push_back(s.quat.normalized());
+      b.quat.push_back(unit_as_compiler(s.quat));
       b.name.push_back(id == 0 ? "world" : s.name);
       add_name(ObjectType::kBody, b.name.back(), static_cast<int>(id), s.where, "body");
 
@@ -402,7 +402,7 @@ class Compiler {
     }
     size *= s.fitscale;
     pos = pos + quat * (p.pos + p.quat * centre);
-    quat = quat * p.quat;
+    quat = quat_mul(quat, p.quat);
     for (int i = 0; i < required_sizes(s.type, false); ++i) {
       if (size[i] <= 0) {
         fail(s.where, std::string("the ") + geom_type_name(s.type) + " fitted to mesh '" + s.mesh +
@@ -472,7 +472,7 @@ class Compiler {
       // axes; the geom pose absorbs that offset.
       const ProcessedMesh& p = processed_meshes_[mesh];
       pos = pos + quat * p.pos;
-      quat = quat * p.quat;
+      quat = quat_mul(quat, p.quat);
       size = p.half_size;
       rbound = p.rbound;
     } else if (!s.mesh.empty()) {
@@ -502,7 +502,7 @@ class Compiler {
     g.size.push_back(size);
     g.rbound.push_back(rbound);
     g.pos.push_back(pos);
-    g.quat.push_back(quat.normalized());
+    g.quat.push_back(unit_as_compiler(quat));
     g.friction.push_back(s.friction);
     g.solmix.push_back(s.solmix);
     g.solref.push_back(s.solref);
@@ -533,7 +533,7 @@ class Compiler {
         s.material.empty() ? -1 : lookup(ObjectType::kMaterial, s.material, s.where, "material"));
     t.size.push_back(size);
     t.pos.push_back(pos);
-    t.quat.push_back(quat.normalized());
+    t.quat.push_back(unit_as_compiler(quat));
     t.rgba.push_back(s.rgba);
     t.name.push_back(s.name);
     add_name(ObjectType::kSite, s.name, t.count() - 1, s.where, "site");
@@ -545,7 +545,7 @@ class Compiler {
     t.mode.push_back(s.mode);
     t.target_body.push_back(-1);
     t.pos.push_back(s.pos);
-    t.quat.push_back(s.quat.normalized());
+    t.quat.push_back(unit_as_compiler(s.quat));
     // Intrinsics as MuJoCo 3.x compiles them: pixel values are converted to
     // lengths through resolution and sensorsize, and a sensor size, when
     // given, overrides fovy with the angle the focal length sees.
@@ -822,7 +822,7 @@ class Compiler {
       if (!takes_inertia_from_geoms(c, s) && !has_fused_mass(static_cast<int>(body))) {
         if (s.inertial) {
           b.ipos[body] = s.inertial->pos;
-          b.iquat[body] = s.inertial->quat.normalized();
+          b.iquat[body] = unit_as_compiler(s.inertial->quat);
           b.mass[body] = s.inertial->mass;
           b.inertia[body] = s.inertial->diaginertia;
         }
@@ -890,10 +890,8 @@ class Compiler {
     const bool own_geoms = takes_inertia_from_geoms(c, body_spec);
     std::vector<MassPart> parts;
     const auto add_inertial = [&](const InertialSpec& i) {
-      const Quaterniond q = i.quat.normalized();
-      const Eigen::Matrix3d rotation = q.toRotationMatrix();
-      parts.push_back({i.mass, i.pos, q, i.diaginertia,
-                       rotation * i.diaginertia.asDiagonal() * rotation.transpose()});
+      const Quaterniond q = unit_as_compiler(i.quat);
+      parts.push_back({i.mass, i.pos, q, i.diaginertia, rotated_inertia(i.diaginertia, q)});
     };
     if (!own_geoms && body_spec.inertial) add_inertial(*body_spec.inertial);
     const int first = b.geom_adr[body];
@@ -919,9 +917,8 @@ class Compiler {
       Vector3d principal = type == GeomType::kMesh ? box_inertia(mass, box_half)
                            : s.shell ? primitive_shell_inertia(type, m_.geoms.size[g], mass)
                                      : primitive_inertia(type, m_.geoms.size[g], mass);
-      const Eigen::Matrix3d rotation = m_.geoms.quat[g].toRotationMatrix();
       parts.push_back({mass, m_.geoms.pos[g], m_.geoms.quat[g], principal,
-                       rotation * principal.asDiagonal() * rotation.transpose()});
+                       rotated_inertia(principal, m_.geoms.quat[g])});
     }
     for (const InertialSpec& i : body_spec.fused_inertials) add_inertial(i);
     return parts;
@@ -951,13 +948,16 @@ class Compiler {
     }
     if (mass < kMinValue) return;
     center /= mass;
-    // Parallel-axis theorem: I_c = sum (I_i + m_i (|d|^2 E - d d^T)).
-    Eigen::Matrix3d tensor = Eigen::Matrix3d::Zero();
+    // Parallel-axis theorem: I_c = sum (I_i + m_i (|d|^2 E - d d^T)), each
+    // entry summed as 3.3.8 sums it.
+    SymmetricTensor total{};
     for (const MassPart& p : parts) {
-      const Vector3d d = p.pos - center;
-      tensor +=
-          p.inertia + p.mass * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
+      const SymmetricTensor offset = offset_inertia(p.mass, p.pos - center);
+      for (int k = 0; k < 6; ++k) total[k] = total[k] + p.inertia[k] + offset[k];
     }
+    Eigen::Matrix3d tensor;
+    tensor << total[0], total[3], total[4], total[3], total[1], total[5], total[4], total[5],
+        total[2];
     // Diagonalise as MuJoCo 2.2.2 does (its Jacobi iteration stops short of
     // exact for near-diagonal tensors), so the principal frame is the same.
     Vector3d principal;

@@ -40,7 +40,7 @@ inline Eigen::Matrix3d quat_matrix(const Eigen::Quaterniond& q) {
   return r;
 }
 
-// Eigen-decomposition of a symmetric 3x3 matrix as MuJoCo 2.2.2 does it
+// Eigen-decomposition of a symmetric 3x3 matrix as MuJoCo 3.3.8 does it
 // (mju_eig3): Jacobi rotations on the largest off-diagonal entry, accumulated
 // in a quaternion, stopped when the largest off-diagonal entry is below 1e-12
 // (absolute) or its rotation has 1 - cos(angle) below 1e-12; eigenvalues then

@@ -12,7 +12,9 @@
 #include "model/attach.h"
 #include "model/element_parsers.h"
 #include "model/element_reading.h"
+#include "model/exact_rotation.h"
 #include "model/orientation.h"
+#include "model/unit_quaternion.h"
 #include "pliant/load_error.h"
 #include "pliant/sensor_types.h"
 
@@ -488,7 +490,7 @@ class Parser {
     reader.finish();
     Pose combined;
     combined.pos = outer.frame.point(pose.pos);
-    combined.quat = (outer.frame.quat * pose.quat).normalized();
+    combined.quat = unit_as_compiler(quat_mul(outer.frame.quat, pose.quat));
     parse_body_children(node, {outer.body, childclass, outer.world, combined});
   }
 
@@ -511,18 +513,20 @@ class Parser {
     reader.finish();
     Pose step;
     step.pos = offset;
-    step.quat =
-        euler_to_quat(euler * (spec_.compiler.degrees ? M_PI / 180 : 1.0), spec_.compiler.eulerseq);
+    if (spec_.compiler.degrees) {
+      for (int k = 0; k < 3; ++k) euler[k] = degrees_as_compiler(euler[k]);
+    }
+    step.quat = euler_to_quat(euler, spec_.compiler.eulerseq);
     Pose repeat;  // the step applied i times
     for (int i = 0; i < count; ++i) {
       Pose placed;
       placed.pos = outer.frame.point(repeat.pos);
-      placed.quat = (outer.frame.quat * repeat.quat).normalized();
+      placed.quat = unit_as_compiler(quat_mul(outer.frame.quat, repeat.quat));
       const BodySpec before = counts_of(outer.body);
       parse_body_children(node, {outer.body, outer.childclass, outer.world, placed});
       append_suffix(outer.body, before, sep + std::to_string(i));
       repeat.pos = step.point(repeat.pos);
-      repeat.quat = (step.quat * repeat.quat).normalized();
+      repeat.quat = unit_as_compiler(quat_mul(step.quat, repeat.quat));
     }
   }
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "model/exact_rotation.h"
 #include "model/numeric_limits.h"
 #include "model/unit_quaternion.h"
 
@@ -70,8 +71,8 @@ Vector4d wxyz_of(const Quaterniond& q) { return Vector4d(q.w(), q.x(), q.y(), q.
 // normalises it, Pose::place normalises the product with the identity
 // frame (the product itself is exact).
 Quaterniond read_and_placed(const Vector4d& written) {
-  const Quaterniond read = quat_of(written).normalized();
-  return (Quaterniond::Identity() * read).normalized();
+  const Quaterniond read = unit_as_compiler(quat_of(written));
+  return unit_as_compiler(quat_mul(Quaterniond::Identity(), read));
 }
 
 }  // namespace
@@ -81,7 +82,7 @@ Quaterniond frame_quat_to_write(const Quaterniond& compiled) {
   // the sign of zero anyway, and the text reads more plainly.
   const Vector4d target = wxyz_of(compiled) + Vector4d::Zero();
   const Vector4d found = search<4>(target, target, [](const Vector4d& written) {
-    return wxyz_of(read_and_placed(written).normalized());
+    return wxyz_of(unit_as_compiler(read_and_placed(written)));
   });
   return quat_of(found);
 }
@@ -114,24 +115,53 @@ void mesh_geom_frame_to_write(const Vector3d& pos, const Quaterniond& quat,
   // quat = normalise(q' mesh_quat), q' = read_and_placed(q). First the
   // quaternions within three ulps of quat mesh_quat^-1 that loading keeps
   // as they are (q' = q): the composition then only has to round right.
+  // mesh_quat is unit only to the compiler's rule (its norm may be 1e-14
+  // off), so the start is quat times its inverse, conj / |mesh_quat|^2, then
+  // corrected by what its product misses (the product's rounding), which
+  // moves tiny components (a frame 1e-19 off an axis) as far as needed.
   const Vector4d target = wxyz_of(quat);
-  const Vector4d start = wxyz_of((quat * mesh_quat.conjugate()).normalized());
+  const Quaterniond inverse =
+      quat_of(wxyz_of(mesh_quat.conjugate()) / wxyz_of(mesh_quat).squaredNorm());
+  Vector4d start = wxyz_of(quat_mul(quat, inverse));
+  for (int step = 0; step < 4; ++step) {
+    const Vector4d missed = target - wxyz_of(quat_mul(quat_of(start), mesh_quat));
+    if (missed.isZero(0)) break;
+    start += wxyz_of(quat_mul(quat_of(missed), inverse));
+  }
   const auto composed = [&](const Vector4d& written) {
-    return wxyz_of((read_and_placed(written) * mesh_quat).normalized());
+    return wxyz_of(unit_as_compiler(quat_mul(read_and_placed(written), mesh_quat)));
   };
   written_quat = quat_of(start);
   bool found = false;
+  // The start, then the start with components below 1e-15 set to zero
+  // (each subset): a frame the user wrote on an axis (a zero component)
+  // composes exactly, while a start 1e-17 off zero is no few ulps from it.
+  // Each with its other components moved by up to three ulps.
+  int tiny = 0;
+  for (int c = 0; c < 4; ++c) {
+    if (start[c] != 0 && std::abs(start[c]) < 1e-15) tiny |= 1 << c;
+  }
   constexpr int kRadius = 3, kWidth = 2 * kRadius + 1;
-  for (int m = 0; m < kWidth * kWidth * kWidth * kWidth && !found; ++m) {
-    Vector4d candidate = start;
-    int digits = m;
-    for (int c = 0; c < 4; ++c, digits /= kWidth) {
-      candidate[c] = step_ulps(candidate[c], digits % kWidth - kRadius);
+  for (int zeroed = 0; zeroed < 16 && !found; ++zeroed) {
+    if ((zeroed & tiny) != zeroed) continue;
+    Vector4d base = start;
+    for (int c = 0; c < 4; ++c) {
+      if (zeroed & (1 << c)) base[c] = 0;
     }
-    if (readable(candidate) && wxyz_of(read_and_placed(candidate)) == candidate &&
-        composed(candidate) == target) {
-      written_quat = quat_of(candidate);
-      found = true;
+    for (int m = 0; m < kWidth * kWidth * kWidth * kWidth && !found; ++m) {
+      Vector4d candidate = base;
+      int digits = m;
+      bool moves_zero = false;
+      for (int c = 0; c < 4; ++c, digits /= kWidth) {
+        const int offset = digits % kWidth - kRadius;
+        moves_zero = moves_zero || (offset != 0 && (zeroed & (1 << c)));
+        candidate[c] = step_ulps(candidate[c], offset);
+      }
+      if (!moves_zero && readable(candidate) && wxyz_of(read_and_placed(candidate)) == candidate &&
+          composed(candidate) == target) {
+        written_quat = quat_of(candidate);
+        found = true;
+      }
     }
   }
   // Then any quaternion near a multiple of the start.

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "model/exact_rotation.h"
+#include "model/unit_quaternion.h"
 #include "pliant/model.h"
 
 namespace pliant {
@@ -48,7 +50,7 @@ struct Pose {
   Vector3d point(const Vector3d& p) const { return pos + quat * p; }
   void place(Vector3d& p, Quaterniond& q) const {
     p = point(p);
-    q = (quat * q).normalized();
+    q = unit_as_compiler(quat_mul(quat, q));
   }
   void place(std::optional<std::array<double, 6>>& fromto) const {
     if (!fromto) return;

@@ -46,6 +46,30 @@ void factor(const TreeSparsity& tree, double* values, double* inverse_diagonal) 
   for (int k = 0; k < tree.n; ++k) inverse_diagonal[k] = 1.0 / values[tree.address[k]];
 }
 
+// Row i of L times x over its ancestors, slots first..last (nearest
+// ancestor first in storage), summed from the root down as MuJoCo 3.3.8's
+// sparse dot product sums: four interleaved partial sums while four or more
+// terms remain, combined pairwise, then the rest in turn (measured: qacc of
+// the humanoid and the cheetah equal to 3.3.8's to the bit). The four sums
+// are independent chains, so the loop also runs faster than one chain.
+inline double ancestor_dot(const double* factor, const double* x, const int* column, int first,
+                           int last) {
+  int slot = last;
+  double sum = 0;
+  if (last - first + 1 >= 4) {
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (; slot - 3 >= first; slot -= 4) {
+      s0 += factor[slot] * x[column[slot]];
+      s1 += factor[slot - 1] * x[column[slot - 1]];
+      s2 += factor[slot - 2] * x[column[slot - 2]];
+      s3 += factor[slot - 3] * x[column[slot - 3]];
+    }
+    sum = (s0 + s2) + (s1 + s3);
+  }
+  for (; slot >= first; --slot) sum += factor[slot] * x[column[slot]];
+  return sum;
+}
+
 // M = L^T D L, so x = L^-1 D^-1 L^-T b: back-substitute L^T from the leaves
 // up, scale, then forward-substitute L from the roots down.
 template <bool kSimple>
@@ -62,11 +86,10 @@ void solve_range(const TreeSparsity& tree, const double* factor, const double* i
   for (int i = begin; i < end; ++i) x[i] *= inverse_diagonal[i];
   for (int i = begin; i < end; ++i) {
     if (kSimple && tree.is_simple(i)) continue;
-    const int row_end = tree.row_end(i);
-    double xi = x[i];
-    for (int slot = tree.address[i] + 1; slot < row_end; ++slot)
-      xi -= factor[slot] * x[column[slot]];
-    x[i] = xi;
+    const int first = tree.address[i] + 1;
+    const int last = tree.row_end(i) - 1;
+    if (last < first) continue;
+    x[i] -= ancestor_dot(factor, x, column, first, last);
   }
 }
 

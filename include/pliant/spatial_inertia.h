@@ -18,17 +18,19 @@ struct SpatialInertia {
 
   // Momentum (angular; linear) of a body with this inertia moving with
   // `motion` = (w; v): angular I w + h x v, linear m v - h x w, with h the
-  // first moment (mass times centre offset).
+  // first moment (mass times centre offset). Each entry is summed in MuJoCo
+  // 3.3.8's order (left to right as written), so mass matrices and bias
+  // forces round as 3.3.8's do.
   Vector6d apply(const Vector6d& motion) const {
     const double wx = motion[0], wy = motion[1], wz = motion[2];
     const double vx = motion[3], vy = motion[4], vz = motion[5];
     const auto& r = rotational;
     const double hx = first_moment[0], hy = first_moment[1], hz = first_moment[2];
     Vector6d out;
-    out << r[0] * wx + r[3] * wy + r[4] * wz + (hy * vz - hz * vy),
-        r[3] * wx + r[1] * wy + r[5] * wz + (hz * vx - hx * vz),
-        r[4] * wx + r[5] * wy + r[2] * wz + (hx * vy - hy * vx), mass * vx - (hy * wz - hz * wy),
-        mass * vy - (hz * wx - hx * wz), mass * vz - (hx * wy - hy * wx);
+    out << r[0] * wx + r[3] * wy + r[4] * wz - hz * vy + hy * vz,
+        r[3] * wx + r[1] * wy + r[5] * wz + hz * vx - hx * vz,
+        r[4] * wx + r[5] * wy + r[2] * wz - hy * vx + hx * vy, hz * wy - hy * wz + mass * vx,
+        hx * wz - hz * wx + mass * vy, hy * wx - hx * wy + mass * vz;
     return out;
   }
   SpatialInertia& operator+=(const SpatialInertia& other) {

@@ -2,7 +2,7 @@
 """Compares Pliant's compiled model with MuJoCo 3.3.8's, field by field.
 
     compare_fields.py PLIANT MODEL.xml [--skip f1,f2] [--only f1,f2] [--tight f1,f2]
-                      [--refusals agree]
+                      [--exact f1,f2] [--refusals agree]
 
 PLIANT is the `pliant` executable: `pliant info --json` gives every compiled
 field under MuJoCo's names; mujoco3.mjs (beside this file, run by node) gives
@@ -10,7 +10,9 @@ the same fields from MuJoCo 3.3.8. Reals must agree to 1e-9 relative (with an
 absolute floor of 1e-9 for values near zero), mesh-derived mass and inertia to
 1e-6; integers exactly. Fields named by --tight compare to 1e-12 relative to
 their own magnitude, with no floor: for small values computed by one formula
-in both engines (geom_fluid's virtual masses are 1e-5 m^3 and less). Quaternions are compared up to sign; body inertia also
+in both engines (geom_fluid's virtual masses are 1e-5 m^3 and less). Fields
+named by --exact must equal 3.3.8's to the bit: for what both compilers round
+in the same order. Quaternions are compared up to sign; body inertia also
 as the tensor in the body frame, which names a mass distribution that differs
 even where principal axes could be chosen differently. Exits 0 when every field agrees, 1 listing the fields that do not,
 2 when a model does not load in one of the engines. With `--refusals agree`
@@ -82,7 +84,7 @@ def tensors(inertia, iquat):
     return out
 
 
-def compare(name, ours, theirs, mesh_model, tight=False):
+def compare(name, ours, theirs, mesh_model, tight=False, exact=False):
     ours, theirs = as_list(ours), as_list(theirs)
     if len(ours) != len(theirs):
         return "length %d, MuJoCo 3.3.8 %d" % (len(ours), len(theirs))
@@ -90,6 +92,8 @@ def compare(name, ours, theirs, mesh_model, tight=False):
     floor = 1.0
     if tight:
         relative, floor = TIGHT_RELATIVE, 1e-300
+    if exact:
+        return compare_exact(name, ours, theirs)
     if mesh_model and name in ("body_mass", "body_subtreemass", "body_inertia", "body_ipos",
                                "body_iquat", "body_invweight0", "dof_invweight0",
                                "stat_meaninertia", "actuator_acc0", "tendon_invweight0",
@@ -119,6 +123,25 @@ def compare(name, ours, theirs, mesh_model, tight=False):
                                                               worst)
 
 
+def compare_exact(name, ours, theirs):
+    """None when every entry equals 3.3.8's to the bit (quaternions up to
+    sign), else how many differ and the first."""
+    if name in QUAT_FIELDS:
+        rows = list(zip(quat_rows(ours), quat_rows(theirs)))
+        apart = [i for i, (q, p) in enumerate(rows) if q != p and q != [-v for v in p]]
+        if not apart:
+            return None
+        i = apart[0]
+        return "%d of %d quaternions not equal to the bit; first %d: %s against %s" % (
+            len(apart), len(rows), i, rows[i][0], rows[i][1])
+    apart = [i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b]
+    if not apart:
+        return None
+    i = apart[0]
+    return "%d of %d entries not equal to the bit; first %d: %.17g against %.17g" % (
+        len(apart), len(ours), i, ours[i], theirs[i])
+
+
 def main():
     if len(sys.argv) < 3:
         print(__doc__)
@@ -135,6 +158,7 @@ def main():
     skip = set(filter(None, options.get("--skip", "").split(",")))
     only = set(filter(None, options.get("--only", "").split(",")))
     tight = set(filter(None, options.get("--tight", "").split(",")))
+    exact = set(filter(None, options.get("--exact", "").split(",")))
     ours, error = run_json([pliant, "info", model, "--json"] + edits)
     if ours is None:
         print("Pliant does not load %s: %s" % (model, error))
@@ -164,7 +188,8 @@ def main():
         if theirs.get(name) is None:
             failures.append((name, "MuJoCo 3.3.8 has no field of that name"))
             continue
-        problem = compare(name, ours[name], theirs[name], mesh_model, name in tight)
+        problem = compare(name, ours[name], theirs[name], mesh_model, name in tight,
+                          name in exact)
         if problem:
             failures.append((name, problem))
     if "body_inertia" in names:
