@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 #include "engine/collision/pair.h"
 
@@ -35,16 +36,73 @@ struct Vertex {
   int ia, ib;          // the box corner or hull vertex each came from (-1: none kept)
 };
 
+// R^T d and R p + x, each entry's sum in the order 3.3.8 takes it.
+Vector3d to_local(const Matrix3d& r, const Vector3d& d) {
+  return {r(0, 0) * d[0] + r(1, 0) * d[1] + r(2, 0) * d[2],
+          r(0, 1) * d[0] + r(1, 1) * d[1] + r(2, 1) * d[2],
+          r(0, 2) * d[0] + r(1, 2) * d[1] + r(2, 2) * d[2]};
+}
+Vector3d to_world(const Matrix3d& r, const Vector3d& p, const Vector3d& x) {
+  Vector3d w(r(0, 0) * p[0] + r(0, 1) * p[1] + r(0, 2) * p[2],
+             r(1, 0) * p[0] + r(1, 1) * p[1] + r(1, 2) * p[2],
+             r(2, 0) * p[0] + r(2, 1) * p[1] + r(2, 2) * p[2]);
+  return w + x;
+}
+
+// The hull vertex farthest along local `dir` by 3.3.8's climb: each pass
+// scans the neighbours of the pass's vertex (not the vertex itself), keeping
+// the first of equal maxima, from `start`, until a pass ends where it began;
+// each dot product summed x, y, z in turn.
+int climb_hull(const HullView& hull, const Vector3d& dir, int start) {
+  const auto along = [&](int i) {
+    const Vector3d& v = hull.vertices[i];
+    return dir[0] * v[0] + dir[1] * v[1] + dir[2] * v[2];
+  };
+  if (hull.neighbour_count == nullptr || hull.neighbour_count[0] == 0) {
+    int best = 0;
+    double best_dot = along(0);
+    for (int i = 1; i < hull.vertex_count; ++i) {
+      const double d = along(i);
+      if (d > best_dot) {
+        best_dot = d;
+        best = i;
+      }
+    }
+    return best;
+  }
+  double best_dot = -std::numeric_limits<float>::max();
+  int best = start;
+  const auto pass = [&](int from) {
+    const int* nbr = hull.neighbours + hull.neighbour_adr[from];
+    for (int k = 0; k < hull.neighbour_count[from]; ++k) {
+      const double d = along(nbr[k]);
+      if (d > best_dot) {
+        best_dot = d;
+        best = nbr[k];
+      }
+    }
+  };
+  pass(start);
+  // A start above all its neighbours is the hull's only highest vertex: the
+  // walk would come back to it in two more passes.
+  if (along(start) > best_dot) return start;
+  for (int from = start; best != from;) {
+    from = best;
+    pass(from);
+  }
+  return best;
+}
+
 // Which vertex of a box (corner bits x, y, z positive) or mesh hull the
 // support along world `dir` is; -1 for other shapes. A hull is climbed from
 // vertex `climb`.
 int vertex_index(const GeomShape& g, const Vector3d& dir, int climb) {
-  const Vector3d local = g.mat.transpose() * dir;
+  const Vector3d local = to_local(g.mat, dir);
   if (g.type == GeomType::kBox) {
     return (local[0] >= 0 ? 1 : 0) | (local[1] >= 0 ? 2 : 0) | (local[2] >= 0 ? 4 : 0);
   }
   if (g.type == GeomType::kMesh && g.hull.vertex_count > 0) {
-    return hull_support_index(g.hull, local, climb);
+    return climb_hull(g.hull, local, climb);
   }
   return -1;
 }
@@ -63,19 +121,6 @@ Vector3d core_support(const GeomShape& g, const Vector3d& dir) {
   if (g.type == GeomType::kSphere) return g.pos;
   const Vector3d axis = g.mat.col(2);
   return g.pos + (axis.dot(dir) >= 0 ? g.size[1] : -g.size[1]) * axis;
-}
-
-// R^T d and R p + x, each entry's sum in the order 3.3.8 takes it.
-Vector3d to_local(const Matrix3d& r, const Vector3d& d) {
-  return {r(0, 0) * d[0] + r(1, 0) * d[1] + r(2, 0) * d[2],
-          r(0, 1) * d[0] + r(1, 1) * d[1] + r(2, 1) * d[2],
-          r(0, 2) * d[0] + r(1, 2) * d[1] + r(2, 2) * d[2]};
-}
-Vector3d to_world(const Matrix3d& r, const Vector3d& p, const Vector3d& x) {
-  Vector3d w(r(0, 0) * p[0] + r(0, 1) * p[1] + r(0, 2) * p[2],
-             r(1, 0) * p[0] + r(1, 1) * p[1] + r(1, 2) * p[2],
-             r(2, 0) * p[0] + r(2, 1) * p[1] + r(2, 2) * p[2]);
-  return w + x;
 }
 
 // The support of a smooth shape or a box along unit `dir`, rounded as

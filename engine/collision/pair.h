@@ -130,11 +130,12 @@ Vector3d support_point(const GeomShape& g, const Vector3d& dir);
 // Normalises v in place; a vector shorter than kMinValue becomes (1, 0, 0).
 // Returns the length before normalising.
 inline double normalize_or_x(Vector3d& v) {
-  const double n = v.norm();
+  const double n = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
   if (n < kMinValue) {
     v = Vector3d(1, 0, 0);
   } else {
-    v /= n;
+    const double inverse = 1 / n;
+    v = Vector3d(v[0] * inverse, v[1] * inverse, v[2] * inverse);
   }
   return n;
 }
