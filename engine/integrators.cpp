@@ -8,6 +8,7 @@
 #include "engine/actuation.h"
 #include "engine/derivatives.h"
 #include "engine/dynamics.h"
+#include "engine/rotation.h"
 #include "engine/workspace.h"
 #include "model/numeric_limits.h"
 #include "pliant/forward.h"
@@ -144,14 +145,22 @@ void integrate_position(const Model& m, double* qpos, const double* qvel, double
         rotation_offset = 3;
         [[fallthrough]];
       case JointType::kBall: {
-        // Rotate by the body-frame angular velocity: q <- q * exp(h w / 2).
+        // Rotate by the body-frame angular velocity, q <- unit(q) exp(h w / 2),
+        // rounded as MuJoCo 3.3.8 integrates a quaternion: the axis w / |w|
+        // by the reciprocal (+x below 1e-15), the quaternion made unit
+        // before the product and left as the product gives it (kinematics
+        // makes it unit again).
         double* qq = q + rotation_offset;
-        const Vector3d w(v[rotation_offset], v[rotation_offset + 1], v[rotation_offset + 2]);
-        const double speed = w.norm();
-        const double angle = h * speed;
+        const double* w = v + rotation_offset;
+        const double speed = std::sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+        Vector3d axis(1, 0, 0);
+        if (speed >= kMinValue) {
+          const double inverse = 1 / speed;
+          axis = Vector3d(w[0] * inverse, w[1] * inverse, w[2] * inverse);
+        }
         Quaterniond quat(qq[0], qq[1], qq[2], qq[3]);
-        if (speed > kMinValue) quat = quat * Quaterniond(Eigen::AngleAxisd(angle, w / speed));
-        quat.normalize();
+        normalize_quat(quat);
+        quat = quat_mul(quat, axis_angle_quat(axis, h * speed));
         qq[0] = quat.w();
         qq[1] = quat.x();
         qq[2] = quat.y();

@@ -272,9 +272,11 @@ class Assembler {
         reference_spring(solref, solimp.dmax, m_.options.timestep, m_.options.flags.refsafe);
     for (int i = first; i < rows_end(); ++i) {
       efc_.impedance[i] = {spring ? kb.K : 0, kb.B, imp.d, imp.derivative};
-      const double r = std::max(kMinValue, (1 - imp.d) / imp.d * efc_.diag_approx[i]);
+      const double r = std::max(kMinValue, (1 - imp.d) * efc_.diag_approx[i] / imp.d);
       efc_.R[i] = r;
       efc_.D[i] = 1 / r;
+      // diagApprox as R gives it back (MuJoCo 3.3.8 reports it so).
+      efc_.diag_approx[i] = r * imp.d / (1 - imp.d);
     }
   }
 
@@ -583,8 +585,9 @@ class Assembler {
       };
       const double violation = con.dist - con.includemargin;
       const SolImp solimp = sanitize(con.solimp);
-      const double mu = con.friction[0] / std::sqrt(impratio);
-      con.mu = mu;
+      // The regularised cone's mu, con.mu = f_0 sqrt(R1 / R0) with R1 = R0 /
+      // impratio, is set below from the rows' R (where dim > 1).
+      con.mu = con.friction[0] / std::sqrt(impratio);
       if (dim == 1) {
         push_row(ConstraintType::kContactFrictionless, c, con.dist, con.includemargin, 0, tran,
                  [&](int e) { return frame_row(0, e); });
@@ -603,7 +606,8 @@ class Assembler {
         }
         finish_constraint(first, con.solref, solimp, violation, true);
         const double r0 = efc_.R[first];
-        const double r = std::max(kMinValue, 2 * mu * mu * r0);
+        const double mu = regularised_mu(con, r0, impratio);
+        const double r = 2 * mu * mu * r0;
         adjust_contact_regulariser(first, [&](int) { return r; });
       } else {
         for (int j = 0; j < dim; ++j) {
@@ -623,14 +627,23 @@ class Assembler {
                                m_.options.flags.refsafe);
           for (int j = 1; j < dim; ++j) efc_.impedance[first + j].B = friction_kb.B;
         }
-        const double r1 = efc_.R[first] / impratio;
+        const double r0 = efc_.R[first];
+        regularised_mu(con, r0, impratio);
+        const double r1 = r0 / std::max(kMinValue, impratio), f0 = con.friction[0];
         adjust_contact_regulariser(first + 1, [&](int j) {
-          const double ratio = con.friction[0] / con.friction[j];
-          return std::max(kMinValue, r1 * ratio * ratio);
+          return j == 0 ? r1 : r1 * f0 * f0 / (con.friction[j] * con.friction[j]);
         });
       }
       clear_jacobian();
     }
+  }
+
+  // The friction cone's mu once regularised, f_0 sqrt(R1 / R0) with R1 =
+  // R0 / impratio, set on the contact; each operation in MuJoCo 3.3.8's order.
+  static double regularised_mu(Contact& con, double r0, double impratio) {
+    const double r1 = r0 / std::max(kMinValue, impratio);
+    con.mu = con.friction[0] * std::sqrt(r1 / r0);
+    return con.mu;
   }
 
   // R of rows [first, end) from rule(j) (j counts from 0 within the rows

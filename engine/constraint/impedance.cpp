@@ -8,9 +8,13 @@
 namespace pliant {
 namespace {
 constexpr double kMinImpedance = 1e-4, kMaxImpedance = 0.9999;
-// v^(p - 1). At the default power 2 that is v itself, which std::pow
-// returns exactly (its error is under one ulp), without its cost.
-double power_less_one(double v, double p) { return p == 2 ? v : std::pow(v, p - 1); }
+// v^p, with MuJoCo 3.3.8's shortcuts for the powers 1 and 2 (v, v v), so
+// that the default power rounds as its product does.
+double power(double v, double p) {
+  if (p == 1) return v;
+  if (p == 2) return v * v;
+  return std::pow(v, p);
+}
 
 }  // namespace
 
@@ -42,13 +46,13 @@ ImpedanceValue impedance(const SolImp& s, double r) {
     y = x;
     dy = 1;
   } else if (x <= mid) {
-    const double a = 1 / power_less_one(mid, p);
-    y = a * std::pow(x, p);
-    dy = p * a * power_less_one(x, p);
+    const double a = 1 / power(mid, p - 1);
+    y = a * power(x, p);
+    dy = p * a * power(x, p - 1);
   } else {
-    const double b = 1 / power_less_one(1 - mid, p);
-    y = 1 - b * std::pow(1 - x, p);
-    dy = p * b * power_less_one(1 - x, p);
+    const double b = 1 / power(1 - mid, p - 1);
+    y = 1 - b * power(1 - x, p);
+    dy = p * b * power(1 - x, p - 1);
   }
   const double sign = r >= 0 ? 1 : -1;
   return {s.dmin + y * (s.dmax - s.dmin), sign * dy * (s.dmax - s.dmin) / s.width};
