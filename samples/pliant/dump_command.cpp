@@ -305,7 +305,8 @@ void add_dump_command(CLI::App& app) {
   dump->add_option("--iters", o.iterations, "Solver iterations")->check(CLI::NonNegativeNumber);
   dump->add_option("--key", o.key, "Start from keyframe K")->check(CLI::NonNegativeNumber);
   dump->add_option("--state", o.state,
-                   "Start from this JSON state file: qpos, qvel and optionally act, ctrl");
+                   "Start from this JSON state file: qpos, qvel and optionally act, ctrl, "
+                   "qacc_warmstart");
   dump->add_flag("--each-key", o.each_key,
                  "Print one line per keyframe at its state (numbered by keyframe), no stepping");
   dump->add_option("--fields", o.fields,

@@ -28,7 +28,8 @@ void read_state_file(const std::string& path, const Model& m, Data& d) {
   const Part parts[] = {{"qpos", &d.qpos, "nq", true},
                         {"qvel", &d.qvel, "nv", true},
                         {"act", &d.act, "na", false},
-                        {"ctrl", &d.ctrl, "nu", false}};
+                        {"ctrl", &d.ctrl, "nu", false},
+                        {"qacc_warmstart", &d.qacc_warmstart, "nv", false}};
   std::vector<std::pair<VectorXd*, VectorXd>> values;
   for (const Part& part : parts) {
     if (!state.contains(part.name) && !part.required) continue;

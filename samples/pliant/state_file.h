@@ -3,10 +3,11 @@
 // A state as a JSON file, shared by the subcommands that start from one
 // (`jacobian`, `dump`) and by the MuJoCo reference script:
 //
-//   {"qpos": [...], "qvel": [...], "act": [...], "ctrl": [...]}
+//   {"qpos": [...], "qvel": [...], "act": [...], "ctrl": [...],
+//    "qacc_warmstart": [...]}
 //
-// qpos and qvel are required; act and ctrl are optional. Each list must have
-// the model's size (nq, nv, na, nu).
+// qpos and qvel are required; act, ctrl and the solver's warm start are
+// optional. Each list must have the model's size (nq, nv, na, nu, nv).
 
 #include <string>
 

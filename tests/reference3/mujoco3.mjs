@@ -8,7 +8,8 @@
 //       named. Sizes (nq, nv, ...) are numbers, arrays are flat lists.
 //   node mujoco3.mjs dump MODEL.xml [--steps N] [--key K] [--disable a,b]
 //                                   [--integrator euler|rk4|implicit|implicitfast]
-//                                   [--state FILE (qpos, qvel, act, ctrl; ctrl held)]
+//                                   [--state FILE (qpos, qvel, act, ctrl, qacc_warmstart;
+//                                    ctrl held)]
 //                                   [--tol T (solver tolerance)]
 //                                   [--each-key]
 //       one JSON line per step before stepping, with the keys of
@@ -173,7 +174,9 @@ function dump(mujoco, model) {
   const stateFile = option('--state', '');
   if (stateFile) {
     const state = JSON.parse(fs.readFileSync(stateFile, 'utf8'));
-    for (const name of ['qpos', 'qvel', 'act', 'ctrl']) if (state[name]) data[name].set(state[name]);
+    for (const name of ['qpos', 'qvel', 'act', 'ctrl', 'qacc_warmstart']) {
+      if (state[name]) data[name].set(state[name]);
+    }
   }
   const eachKey = rest.includes('--each-key');
   const lines = [];
