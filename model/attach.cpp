@@ -31,6 +31,7 @@ void prefix_body(BodySpec& body, const std::string& prefix) {
   for (LightSpec& l : body.lights) {
     prefix_name(l.name, prefix);
     prefix_name(l.target, prefix);
+    prefix_name(l.texture, prefix);
   }
   for (BodySpec& child : body.children) prefix_body(child, prefix);
 }

@@ -236,6 +236,8 @@ class Compiler {
       t.specular.push_back(s.specular);
       t.shininess.push_back(s.shininess);
       t.reflectance.push_back(s.reflectance);
+      t.metallic.push_back(static_cast<float>(s.metallic));
+      t.roughness.push_back(static_cast<float>(s.roughness));
       t.rgba.push_back(s.rgba);
       t.name.push_back(s.name);
       add_name(ObjectType::kMaterial, s.name, static_cast<int>(i), s.where, "material");
@@ -581,7 +583,13 @@ class Compiler {
     t.body.push_back(body);
     t.mode.push_back(s.mode);
     t.target_body.push_back(-1);
-    t.directional.push_back(s.directional);
+    t.type.push_back(s.type);
+    t.directional.push_back(s.type == 1);
+    t.texture.push_back(
+        s.texture.empty() ? -1 : lookup(ObjectType::kTexture, s.texture, s.where, "texture"));
+    t.intensity.push_back(static_cast<float>(s.intensity));
+    t.range.push_back(static_cast<float>(s.range));
+    t.bulbradius.push_back(static_cast<float>(s.bulbradius));
     t.castshadow.push_back(s.castshadow);
     t.active.push_back(s.active);
     t.pos.push_back(s.pos);

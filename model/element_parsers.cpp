@@ -192,7 +192,12 @@ void parse_light(AttributeReader& reader, LightSpec& light) {
   reader.has("class");
   light.mode = read_tracking_mode(reader, light.mode);
   reader.read("target", light.target);
-  reader.read_bool("directional", light.directional);
+  // MuJoCo 3.x names the kind of light by `type`; `directional` is the
+  // older spelling of type="directional" (type wins where both are given).
+  bool directional = false;
+  if (reader.read_bool("directional", directional)) light.type = directional ? 1 : 0;
+  reader.read_keyword("type", light.type,
+                      {{"spot", 0}, {"directional", 1}, {"point", 2}, {"image", 3}});
   reader.read_bool("castshadow", light.castshadow);
   reader.read_bool("active", light.active);
   reader.read("pos", light.pos);
@@ -203,11 +208,13 @@ void parse_light(AttributeReader& reader, LightSpec& light) {
   reader.read("ambient", light.ambient);
   reader.read("diffuse", light.diffuse);
   reader.read("specular", light.specular);
-  // MuJoCo 3.x light model for physically based rendering.
-  const std::string pbr = "Pliant's viewer lights with the classic model only";
-  for (const char* name : {"type", "texture", "bulbradius", "intensity", "range"}) {
-    reader.accept_unused(name, pbr);
-  }
+  // MuJoCo 3.x's physically based light: compiled into the model as 3.3.8
+  // compiles it; the viewer, like MuJoCo's classic renderer, shades with
+  // the classic model.
+  reader.read("texture", light.texture);
+  reader.read("bulbradius", light.bulbradius);
+  reader.read("intensity", light.intensity);
+  reader.read("range", light.range);
   reader.finish();
 }
 
@@ -322,10 +329,10 @@ void parse_material(AttributeReader& reader, MaterialSpec& material) {
   reader.read("shininess", material.shininess);
   reader.read("reflectance", material.reflectance);
   reader.read("rgba", material.rgba);
-  // Physically based rendering (MuJoCo 3.x): Pliant's viewer shades with the
-  // classic model.
-  reader.has("metallic");
-  reader.has("roughness");
+  // Physically based shading (MuJoCo 3.x): compiled into the model as 3.3.8
+  // compiles it; the viewer shades with the classic model.
+  reader.read("metallic", material.metallic);
+  reader.read("roughness", material.roughness);
   reader.finish();
 }
 

@@ -38,6 +38,8 @@ void write_material(const Model& m, int i, XmlElement& asset) {
       .set("specular", t.specular[i])
       .set("shininess", t.shininess[i])
       .set("reflectance", t.reflectance[i])
+      .set("metallic", t.metallic[i])
+      .set("roughness", t.roughness[i])
       .set("rgba", t.rgba[i]);
 }
 

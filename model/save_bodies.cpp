@@ -2,6 +2,7 @@
 // compiler numbers it), each body with its inertial, joints, geoms, sites,
 // cameras and lights in id order, every attribute explicit.
 
+#include <algorithm>
 #include <vector>
 
 #include "model/reload_inputs.h"
@@ -175,8 +176,12 @@ void write_light(const Model& m, int l, XmlElement& body) {
   if (t.target_body[l] >= 0) {
     e.set("target", required_name(m, ObjectType::kBody, t.target_body[l], "body"));
   }
-  e.set_bool("directional", t.directional[l])
-      .set_bool("castshadow", t.castshadow[l])
+  static const char* const kTypes[] = {"spot", "directional", "point", "image"};
+  e.set("type", kTypes[std::clamp(t.type[l], 0, 3)]);
+  if (t.texture[l] >= 0) {
+    e.set("texture", required_name(m, ObjectType::kTexture, t.texture[l], "texture"));
+  }
+  e.set_bool("castshadow", t.castshadow[l])
       .set_bool("active", t.active[l])
       .set("pos", t.pos[l])
       .set("dir", unit_vector_to_write(t.dir[l]))
@@ -185,7 +190,10 @@ void write_light(const Model& m, int l, XmlElement& body) {
       .set("exponent", t.exponent[l])
       .set("ambient", t.ambient[l])
       .set("diffuse", t.diffuse[l])
-      .set("specular", t.specular[l]);
+      .set("specular", t.specular[l])
+      .set("intensity", t.intensity[l])
+      .set("range", t.range[l])
+      .set("bulbradius", t.bulbradius[l]);
 }
 
 // The elements of body b (the world: b = 0) and, recursively, its children.

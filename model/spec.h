@@ -156,11 +156,14 @@ struct CameraSpec {
 struct LightSpec {
   SourceLocation where;
   std::string name, target;
+  std::string texture;
   int mode = 0;
-  bool directional = false, castshadow = true, active = true;
+  int type = 0;  // MuJoCo's mjtLightType: 0 spot, 1 directional, 2 point, 3 image
+  bool castshadow = true, active = true;
   Vector3d pos{0, 0, 0}, dir{0, 0, -1}, attenuation{1, 0, 0};
   Vector3d ambient{0, 0, 0}, diffuse{0.7, 0.7, 0.7}, specular{0.3, 0.3, 0.3};
   double cutoff = 45, exponent = 10;
+  double intensity = 0, range = 10, bulbradius = 0.02;  // physically based lighting
 };
 
 struct InertialSpec {
@@ -219,6 +222,7 @@ struct MaterialSpec {
   Vector2d texrepeat{1, 1};
   bool texuniform = false;
   double emission = 0, specular = 0.5, shininess = 0.5, reflectance = 0;
+  double metallic = -1, roughness = -1;  // physically based shading; -1: unset
   Vector4d rgba{1, 1, 1, 1};
 };
 

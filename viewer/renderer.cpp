@@ -139,8 +139,13 @@ std::vector<LightData> collect_lights(const Model& model, const Data& data, cons
     light.specular = ml.specular[l].cast<float>();
     light.attenuation = ml.attenuation[l].cast<float>();
     light.directional = ml.directional[l];
-    light.cos_cutoff = static_cast<float>(std::cos(ml.cutoff[l] * kDegree));
-    light.exponent = static_cast<float>(ml.exponent[l]);
+    if (ml.type[l] == 2) {  // a point light shines all around: no cone
+      light.cos_cutoff = -2;
+      light.exponent = 0;
+    } else {
+      light.cos_cutoff = static_cast<float>(std::cos(ml.cutoff[l] * kDegree));
+      light.exponent = static_cast<float>(ml.exponent[l]);
+    }
     if (*shadow_light < 0 && ml.castshadow[l]) *shadow_light = static_cast<int>(lights.size());
     lights.push_back(light);
   }

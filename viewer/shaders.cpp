@@ -173,7 +173,8 @@ void main() {
       vec3 a = u_light_attenuation[i];
       strength = 1.0 / max(a.x + a.y * d + a.z * d * d, 1e-9);
       float spot = dot(-l, normalize(u_light_direction[i]));
-      strength *= spot < u_light_cos_cutoff[i] ? 0.0 : pow(max(spot, 0.0), u_light_exponent[i]);
+      float focus = u_light_exponent[i] > 0.0 ? pow(max(spot, 0.0), u_light_exponent[i]) : 1.0;
+      strength *= spot < u_light_cos_cutoff[i] ? 0.0 : focus;
     }
     float diffuse = max(dot(n, l), 0.0);
     // Surfaces facing away from the light are dark anyway: no lookup.

@@ -314,9 +314,13 @@ struct Cameras {
 
 struct Lights {
   std::vector<int> body, mode, target_body;
-  std::vector<bool> directional, castshadow, active;
+  std::vector<int> type;     // MuJoCo's mjtLightType: 0 spot, 1 directional, 2 point, 3 image
+  std::vector<int> texture;  // -1 if none
+  std::vector<bool> directional, castshadow, active;  // directional: type 1
   std::vector<Vector3d> pos, dir, attenuation, ambient, diffuse, specular;
   std::vector<double> cutoff, exponent;
+  // Physically based lighting, single precision as MuJoCo stores them.
+  std::vector<double> intensity, range, bulbradius;
   // At qpos0 (model constants): world offsets from the body and its
   // subtree's centre of mass, and the world direction, for the track modes.
   std::vector<Vector3d> pos0, poscom0, dir0;
@@ -369,6 +373,8 @@ struct Materials {
   std::vector<Vector2d> texrepeat;
   std::vector<bool> texuniform;
   std::vector<double> emission, specular, shininess, reflectance;
+  // Physically based shading (-1: unset), single precision as MuJoCo stores them.
+  std::vector<double> metallic, roughness;
   std::vector<Vector4d> rgba;
   std::vector<std::string> name;
   int count() const { return static_cast<int>(texture.size()); }

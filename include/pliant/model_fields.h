@@ -200,7 +200,9 @@
   X(light_mode, lights.mode, nlight, 1, "", "mjtCamLight")                                       \
   X(light_bodyid, lights.body, nlight, 1, "", "body of the light")                               \
   X(light_targetbodyid, lights.target_body, nlight, 1, "", "target body, -1 if none")            \
-  OWN(light_directional, lights.directional, nlight, 1, "", "directional light")                 \
+  X(light_type, lights.type, nlight, 1, "", "mjtLightType: 0 spot, 1 directional, 2 point")     \
+  OWN(light_directional, lights.directional, nlight, 1, "", "directional light (type 1)")        \
+  X(light_texid, lights.texture, nlight, 1, "", "texture id, -1 if none")                        \
   X(light_castshadow, lights.castshadow, nlight, 1, "", "casts shadows")                         \
   X(light_active, lights.active, nlight, 1, "", "is on")                                         \
   X(light_pos, lights.pos, nlight, 3, "m", "position in the body frame")                         \
@@ -214,6 +216,9 @@
   X(light_ambient, lights.ambient, nlight, 3, "", "ambient colour")                              \
   X(light_diffuse, lights.diffuse, nlight, 3, "", "diffuse colour")                              \
   X(light_specular, lights.specular, nlight, 3, "", "specular colour")                           \
+  X(light_intensity, lights.intensity, nlight, 1, "", "intensity (physically based)")            \
+  X(light_range, lights.range, nlight, 1, "m", "range (physically based)")                       \
+  X(light_bulbradius, lights.bulbradius, nlight, 1, "m", "bulb radius (physically based)")       \
   X(mesh_vertadr, meshes.vert_adr, nmesh, 1, "", "first vertex in mesh_vert")                    \
   X(mesh_vertnum, meshes.vert_count, nmesh, 1, "", "vertices of the mesh")                       \
   X(mesh_faceadr, meshes.face_adr, nmesh, 1, "", "first face in mesh_face")                      \
@@ -251,6 +256,8 @@
   X(mat_specular, materials.specular, nmat, 1, "", "specularity")                                \
   X(mat_shininess, materials.shininess, nmat, 1, "", "shininess")                                \
   X(mat_reflectance, materials.reflectance, nmat, 1, "", "reflectance")                          \
+  X(mat_metallic, materials.metallic, nmat, 1, "", "metallic (physically based), -1 if unset")   \
+  X(mat_roughness, materials.roughness, nmat, 1, "", "roughness (physically based), -1 if unset") \
   X(mat_rgba, materials.rgba, nmat, 4, "", "colour")                                             \
   X(hfield_size, hfields.size, nhfield, 4, "m", "half x, half y, top z, bottom depth")           \
   X(hfield_nrow, hfields.nrow, nhfield, 1, "", "rows of the grid")                               \
