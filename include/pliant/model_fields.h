@@ -200,7 +200,7 @@
   X(light_mode, lights.mode, nlight, 1, "", "mjtCamLight")                                       \
   X(light_bodyid, lights.body, nlight, 1, "", "body of the light")                               \
   X(light_targetbodyid, lights.target_body, nlight, 1, "", "target body, -1 if none")            \
-  X(light_type, lights.type, nlight, 1, "", "mjtLightType: 0 spot, 1 directional, 2 point")     \
+  X(light_type, lights.type, nlight, 1, "", "mjtLightType: 0 spot, 1 directional, 2 point")      \
   OWN(light_directional, lights.directional, nlight, 1, "", "directional light (type 1)")        \
   X(light_texid, lights.texture, nlight, 1, "", "texture id, -1 if none")                        \
   X(light_castshadow, lights.castshadow, nlight, 1, "", "casts shadows")                         \
@@ -256,8 +256,8 @@
   X(mat_specular, materials.specular, nmat, 1, "", "specularity")                                \
   X(mat_shininess, materials.shininess, nmat, 1, "", "shininess")                                \
   X(mat_reflectance, materials.reflectance, nmat, 1, "", "reflectance")                          \
-  X(mat_metallic, materials.metallic, nmat, 1, "", "metallic (physically based), -1 if unset")   \
-  X(mat_roughness, materials.roughness, nmat, 1, "", "roughness (physically based), -1 if unset") \
+  X(mat_metallic, materials.metallic, nmat, 1, "", "metallic, -1 if unset (PBR)")                \
+  X(mat_roughness, materials.roughness, nmat, 1, "", "roughness, -1 if unset (PBR)")             \
   X(mat_rgba, materials.rgba, nmat, 4, "", "colour")                                             \
   X(hfield_size, hfields.size, nhfield, 4, "m", "half x, half y, top z, bottom depth")           \
   X(hfield_nrow, hfields.nrow, nhfield, 1, "", "rows of the grid")                               \
