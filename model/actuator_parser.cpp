@@ -31,7 +31,7 @@ void read_actuator_common(AttributeReader& reader, ActuatorSpec& actuator) {
   reader.read("cranksite", actuator.cranksite);
   reader.read("lengthrange", actuator.lengthrange);
   reader.read("refsite", actuator.refsite);
-  skip_user_data(reader);
+  read_user_data(reader, actuator.user);
 
   reader.read("body", actuator.body);
   reader.read_bool("actearly", actuator.actearly);

@@ -148,6 +148,7 @@ class Compiler {
     compile_equalities();
     compile_contacts();
     compile_sensors();
+    finish_user_data();
     compile_keyframes();
     return std::move(m_);
   }
@@ -258,7 +259,7 @@ class Compiler {
       const std::string path =
           s.file.empty() ? "" : asset_path(s.file, spec_.compiler.meshdir, s.directory);
       HfieldData data =
-          load_hfield_data(path, s.nrow, s.ncol, s.elevation, s.where.file, s.where.line);
+          load_hfield_data(path, s.nrow, s.ncol, s.elevation, s.where.file, s.where.line, s.format);
       if (data.nrow < 2 || data.ncol < 2) {
         fail(s.where, "a height field needs at least 2 rows and 2 columns");
       }
@@ -284,7 +285,7 @@ class Compiler {
         if (name.empty()) name = std::filesystem::path(s.file).stem().string();
         path = asset_path(s.file, spec_.compiler.meshdir, s.directory);
         const bool mirrored = s.scale[0] * s.scale[1] * s.scale[2] < 0;
-        raw = read_mesh_file(path, mirrored, s.where.file, s.where.line);
+        raw = read_mesh_file(path, mirrored, s.where.file, s.where.line, s.format);
       } else {
         if (s.vertex.empty()) fail(s.where, "<mesh> needs a 'file' or inline 'vertex' data");
         raw = make_inline_mesh(s.vertex, s.face, s.where.file, s.where.line);
@@ -326,6 +327,66 @@ class Compiler {
     }
   }
 
+  // User data: each kind's rows as written, padded with zeros to the kind's
+  // width once every element is compiled (finish_user_data).
+  enum UserKind {
+    kUserBody,
+    kUserJoint,
+    kUserGeom,
+    kUserSite,
+    kUserCamera,
+    kUserTendon,
+    kUserActuator,
+    kUserSensor
+  };
+
+  void add_user_row(UserKind kind, std::vector<std::vector<double>>& rows,
+                    const std::vector<double>& user, const SourceLocation& where) {
+    rows.push_back(user);
+    user_where_[kind].push_back(where);
+  }
+
+  // Each kind's width is <size nuser_*>, or the most values any element
+  // gives when that is -1 (MuJoCo's rule); an element giving more than a
+  // set width is a load error; shorter rows are padded with zeros.
+  void finish_user_data() {
+    struct Kind {
+      std::vector<std::vector<double>>* rows;
+      int given;
+      int* width;
+      const char* size;
+      const char* element;
+    };
+    const Kind kinds[] = {
+        {&m_.bodies.user, spec_.nuser_body, &m_.nuser_body, "nuser_body", "body"},
+        {&m_.joints.user, spec_.nuser_jnt, &m_.nuser_jnt, "nuser_jnt", "joint"},
+        {&m_.geoms.user, spec_.nuser_geom, &m_.nuser_geom, "nuser_geom", "geom"},
+        {&m_.sites.user, spec_.nuser_site, &m_.nuser_site, "nuser_site", "site"},
+        {&m_.cameras.user, spec_.nuser_cam, &m_.nuser_cam, "nuser_cam", "camera"},
+        {&m_.tendons.user, spec_.nuser_tendon, &m_.nuser_tendon, "nuser_tendon", "tendon"},
+        {&m_.actuators.user, spec_.nuser_actuator, &m_.nuser_actuator, "nuser_actuator",
+         "actuator"},
+        {&m_.sensors.user, spec_.nuser_sensor, &m_.nuser_sensor, "nuser_sensor", "sensor"}};
+    for (int k = 0; k < 8; ++k) {
+      const Kind& kind = kinds[k];
+      std::vector<std::vector<double>>& rows = *kind.rows;
+      size_t width = kind.given >= 0 ? static_cast<size_t>(kind.given) : 0;
+      if (kind.given < 0) {
+        for (const auto& row : rows) width = std::max(width, row.size());
+      }
+      for (size_t i = 0; i < rows.size(); ++i) {
+        if (rows[i].size() > width) {
+          fail(user_where_[k][i], "'user' of <" + std::string(kind.element) + "> has " +
+                                      std::to_string(rows[i].size()) + " values; <size " +
+                                      kind.size + "> allows " + std::to_string(width) +
+                                      " (-1: as many as the longest)");
+        }
+        rows[i].resize(width, 0.0);
+      }
+      *kind.width = static_cast<int>(width);
+    }
+  }
+
   void compile_bodies() {
     Bodies& b = m_.bodies;
     for (size_t id = 0; id < bodies_.size(); ++id) {
@@ -345,6 +406,7 @@ class Compiler {
       b.pos.push_back(s.pos);
       b.quat.push_back(unit_as_compiler(s.quat));
       b.name.push_back(id == 0 ? "world" : s.name);
+      add_user_row(kUserBody, b.user, s.user, s.where);
       add_name(ObjectType::kBody, b.name.back(), static_cast<int>(id), s.where, "body");
 
       b.geom_adr.push_back(s.geoms.empty() ? -1 : m_.geoms.count());
@@ -515,6 +577,7 @@ class Compiler {
     g.fluid.push_back(s.fluid_ellipsoid ? ellipsoid_fluid(s.type, size, s.fluidcoef)
                                         : GeomFluid::Zero());
     g.name.push_back(s.name);
+    add_user_row(kUserGeom, g.user, s.user, s.where);
     add_name(ObjectType::kGeom, s.name, id, s.where, "geom");
     geom_specs_.push_back(&s);
   }
@@ -538,6 +601,7 @@ class Compiler {
     t.quat.push_back(unit_as_compiler(quat));
     t.rgba.push_back(s.rgba);
     t.name.push_back(s.name);
+    add_user_row(kUserSite, t.user, s.user, s.where);
     add_name(ObjectType::kSite, s.name, t.count() - 1, s.where, "site");
   }
 
@@ -574,6 +638,7 @@ class Compiler {
     t.sensorsize.push_back(s.sensorsize);
     t.intrinsic.push_back(Eigen::Vector4d(focal[0], focal[1], principal[0], principal[1]));
     t.name.push_back(s.name);
+    add_user_row(kUserCamera, t.user, s.user, s.where);
     add_name(ObjectType::kCamera, s.name, t.count() - 1, s.where, "camera");
     camera_specs_.push_back(&s);
   }
@@ -745,6 +810,7 @@ class Compiler {
         j.range.push_back(range);
         j.margin.push_back(js.margin);
         j.name.push_back(js.name);
+        add_user_row(kUserJoint, j.user, js.user, js.where);
         add_name(ObjectType::kJoint, js.name, id, js.where, "joint");
 
         add_reference_pose(js, static_cast<int>(body), angular ? angle : 1.0);
@@ -1040,6 +1106,7 @@ class Compiler {
       t.rgba.push_back(s.rgba);
       t.invweight0.push_back(0);
       t.name.push_back(s.name);
+      add_user_row(kUserTendon, t.user, s.user, s.where);
       add_name(ObjectType::kTendon, s.name, static_cast<int>(i), s.where, "tendon");
       if (s.spatial) check_spatial_path(s);
       for (const TendonPathElement& e : s.path) {
@@ -1246,6 +1313,7 @@ class Compiler {
       a.length_range.push_back(s.lengthrange);
       a.name.push_back(s.name);
       a.where.push_back(s.where);
+      add_user_row(kUserActuator, a.user, s.user, s.where);
       add_name(ObjectType::kActuator, s.name, static_cast<int>(i), s.where, "actuator");
       // One activation per actuator with dynamics, in actuator order (MuJoCo
       // 3.x allows stateful and stateless actuators in any order).
@@ -1473,6 +1541,7 @@ class Compiler {
       t.noise.push_back(s.noise);
       t.cutoff.push_back(s.cutoff);
       t.name.push_back(s.name);
+      add_user_row(kUserSensor, t.user, s.user, s.where);
       add_name(ObjectType::kSensor, s.name, static_cast<int>(i), s.where, "sensor");
     }
   }
@@ -1638,6 +1707,8 @@ class Compiler {
   std::vector<const GeomSpec*> geom_specs_;
   std::vector<const CameraSpec*> camera_specs_;
   std::vector<const LightSpec*> light_specs_;
+  // Where each element's user data was written, by kind (UserKind).
+  std::vector<SourceLocation> user_where_[8];
   std::vector<ProcessedMesh> processed_meshes_;
   std::vector<Vector3d> xpos0_;
   std::vector<Quaterniond> xquat0_;

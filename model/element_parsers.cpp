@@ -96,7 +96,7 @@ void parse_geom(AttributeReader& reader, const CompilerSettings& compiler, GeomS
   reader.read_bool("shellinertia", geom.shell);
   reader.read_keyword("fluidshape", geom.fluid_ellipsoid, {{"none", false}, {"ellipsoid", true}});
   reader.read("fluidcoef", geom.fluidcoef);
-  skip_user_data(reader);
+  read_user_data(reader, geom.user);
   reader.finish();
 }
 
@@ -117,7 +117,7 @@ void parse_site(AttributeReader& reader, const CompilerSettings& compiler, SiteS
   if (auto quat = read_orientation(reader, compiler)) site.quat = *quat;
   reader.read("rgba", site.rgba);
   reader.read("material", site.material);
-  skip_user_data(reader);
+  read_user_data(reader, site.user);
   reader.finish();
 }
 
@@ -153,7 +153,7 @@ void parse_joint(AttributeReader& reader, JointSpec& joint) {
   read_tristate(reader, "actuatorfrclimited", joint.actuatorfrclimited);
   reader.read_bool("actuatorgravcomp", joint.actuatorgravcomp);
   reader.read("springdamper", joint.springdamper);
-  skip_user_data(reader);
+  read_user_data(reader, joint.user);
   reader.finish();
 }
 
@@ -183,7 +183,7 @@ void parse_camera(AttributeReader& reader, const CompilerSettings& compiler, Cam
   camera.has_focalpixel = reader.read("focalpixel", camera.focalpixel) || camera.has_focalpixel;
   camera.has_principalpixel =
       reader.read("principalpixel", camera.principalpixel) || camera.has_principalpixel;
-  skip_user_data(reader);
+  read_user_data(reader, camera.user);
   reader.finish();
 }
 
@@ -287,7 +287,10 @@ void parse_mesh(AttributeReader& reader, MeshSpec& mesh) {
     reader.fail("attribute 'maxhullvert' of <mesh> is " + std::to_string(mesh.maxhullvert) +
                 "; accepted: -1 (no limit) or an integer of at least 4");
   }
-  reader.accept_unused("content_type", "Pliant chooses the format by the file's extension");
+  reader.read_keyword("content_type", mesh.format,
+                      {{"model/stl", std::string("stl")},
+                       {"model/obj", std::string("obj")},
+                       {"model/vnd.mujoco.msh", std::string("msh")}});
   if (reader.has("builtin")) {
     reader.fail(
         "built-in meshes (<mesh builtin=...>) are not supported by Pliant yet; give "
@@ -343,7 +346,9 @@ void parse_hfield(AttributeReader& reader, HfieldSpec& hfield) {
   reader.read("nrow", hfield.nrow);
   reader.read("ncol", hfield.ncol);
   reader.read_numbers("elevation", hfield.elevation, 1, std::numeric_limits<int>::max());
-  reader.accept_unused("content_type", "Pliant chooses the format by the file's extension");
+  reader.read_keyword(
+      "content_type", hfield.format,
+      {{"image/png", std::string("png")}, {"image/vnd.mujoco.hfield", std::string("binary")}});
   reader.finish();
 }
 
@@ -377,7 +382,7 @@ void parse_tendon(AttributeReader& reader, TendonSpec& tendon) {
     tendon.actuatorfrcrange_given = true;
   }
   read_tristate(reader, "actuatorfrclimited", tendon.actuatorfrclimited);
-  skip_user_data(reader);
+  read_user_data(reader, tendon.user);
   reader.finish();
 }
 
@@ -584,7 +589,9 @@ void parse_compiler(AttributeReader& reader, CompilerSettings& compiler) {
   bool flag = false;
   reader.read_bool("fusestatic", compiler.fusestatic);
   reader.read_bool("alignfree", compiler.alignfree);
-  reader.has("saveinertial");  // about writing MJCF, which Pliant does not do
+  // `pliant save` writes every body's compiled inertial whatever this says:
+  // it writes the compiled model, which must load back to the same numbers.
+  reader.read_bool("saveinertial", flag);
   // Accepted without effect on the simulation.
   reader.read_bool("discardvisual", flag);
   reader.read_bool("convexhull", flag);

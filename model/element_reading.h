@@ -27,7 +27,10 @@ inline void read_tristate(AttributeReader& reader, const std::string& name, TriS
       {{"false", TriState::kFalse}, {"true", TriState::kTrue}, {"auto", TriState::kAuto}});
 }
 
-// Attributes MuJoCo keeps for user plugins; accepted and not used.
-inline void skip_user_data(AttributeReader& reader) { reader.has("user"); }
+// An element's user data (`user`, any number of values), compiled into the
+// model's *_user arrays as MuJoCo compiles it.
+inline void read_user_data(AttributeReader& reader, std::vector<double>& user) {
+  reader.read_numbers("user", user, 0, 1 << 20);
+}
 
 }  // namespace pliant

@@ -87,7 +87,7 @@ HfieldData read_binary(const std::string& path, const std::string& xml_file, int
 
 HfieldData load_hfield_data(const std::string& path, int nrow, int ncol,
                             const std::vector<double>& elevation, const std::string& xml_file,
-                            int xml_line) {
+                            int xml_line, const std::string& format) {
   HfieldData data;
   if (!path.empty()) {
     if (nrow != 0 || ncol != 0 || !elevation.empty()) {
@@ -95,8 +95,8 @@ HfieldData load_hfield_data(const std::string& path, int nrow, int ncol,
                   "a height field read from a file takes its size from the file: remove "
                   "'nrow', 'ncol' and 'elevation'");
     }
-    data =
-        is_png(path) ? read_png(path, xml_file, xml_line) : read_binary(path, xml_file, xml_line);
+    const bool png = format.empty() ? is_png(path) : format == "png";
+    data = png ? read_png(path, xml_file, xml_line) : read_binary(path, xml_file, xml_line);
   } else {
     if (nrow < 1 || ncol < 1) {
       hfield_fail(xml_file, xml_line,

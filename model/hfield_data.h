@@ -23,9 +23,10 @@ struct HfieldData {
 
 // `path` is empty for inline or zero data. Throws LoadError(xml_file,
 // xml_line, ...) for unreadable files, sizes that do not match and values
-// that are not finite.
+// that are not finite. `format` ("png" or "binary", from the MJCF
+// content_type) overrides the extension when it is not empty.
 HfieldData load_hfield_data(const std::string& path, int nrow, int ncol,
                             const std::vector<double>& elevation, const std::string& xml_file,
-                            int xml_line);
+                            int xml_line, const std::string& format = "");
 
 }  // namespace pliant

@@ -127,8 +127,8 @@ std::vector<Face> hull_faces(const std::vector<Eigen::Vector3d>& v, int maxhullv
 }  // namespace
 
 TriangleMesh read_mesh_file(const std::string& path, bool mirrored, const std::string& xml_file,
-                            int xml_line) {
-  RawMesh mesh = read_raw_mesh_file(path, mirrored, xml_file, xml_line);
+                            int xml_line, const std::string& format) {
+  RawMesh mesh = read_raw_mesh_file(path, mirrored, xml_file, xml_line, format);
   if (mesh.faces.empty()) {
     mesh.faces = convex_hull(mesh.vertices, "mesh file '" + path + "'", xml_file, xml_line);
   }

@@ -41,8 +41,10 @@ struct TriangleMesh {
 // gets the faces of its vertices' convex hull. `mirrored` (the scale's
 // product is negative) re-winds the faces. Vertices are not scaled here.
 // Any problem throws LoadError(xml_file, xml_line, ...) naming `path`.
+// `format` ("stl", "obj", "msh"; empty: by the extension) is the MJCF
+// content_type's.
 TriangleMesh read_mesh_file(const std::string& path, bool mirrored, const std::string& xml_file,
-                            int xml_line);
+                            int xml_line, const std::string& format = "");
 
 // Mesh given in MJCF as <mesh vertex="..." face="...">. Coordinates are
 // rounded to float like MuJoCo's parser does. An empty `face` means "use the

@@ -371,8 +371,8 @@ RawMesh read_msh(const std::string& path, bool flip, const std::string& xml_file
 }  // namespace
 
 RawMesh read_raw_mesh_file(const std::string& path, bool flip, const std::string& xml_file,
-                           int xml_line) {
-  const std::string ext = lowercase_extension(path);
+                           int xml_line, const std::string& format) {
+  const std::string ext = format.empty() ? lowercase_extension(path) : format;
   if (ext == "stl") return read_stl(path, flip, xml_file, xml_line);
   if (ext == "obj") return read_obj(path, flip, xml_file, xml_line);
   if (ext == "msh") return read_msh(path, flip, xml_file, xml_line);

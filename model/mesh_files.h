@@ -16,8 +16,9 @@ namespace pliant {
 // every face is re-wound (2.2.2 does so when the scale mirrors the mesh).
 // The faces may be empty (an OBJ or MSH file with vertices only); the
 // vertices are unscaled. Any problem throws LoadError(xml_file, xml_line,
-// ...) naming `path`.
+// ...) naming `path`. `format` ("stl", "obj" or "msh", from the MJCF
+// content_type) overrides the extension when it is not empty.
 RawMesh read_raw_mesh_file(const std::string& path, bool flip, const std::string& xml_file,
-                           int xml_line);
+                           int xml_line, const std::string& format = "");
 
 }  // namespace pliant

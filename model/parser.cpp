@@ -318,19 +318,28 @@ class Parser {
     // Memory sizes: Pliant grows its buffers as needed, so these are not
     // used; they are checked as MuJoCo 3.3.8 checks them (integers;
     // nconmax and the nuser_ sizes -1 or more, nuserdata 0 or more; memory a
-    // whole number of bytes with an optional K, M, G, T, P or E).
+    // whole number of bytes with an optional K, M, G, T, P or E). The
+    // nuser_ sizes set the width of the model's user data arrays.
     for (const char* name : {"njmax", "nstack"}) {
       int value = 0;
       reader.read(name, value);
     }
-    for (const char* name :
-         {"nconmax", "nuser_body", "nuser_jnt", "nuser_geom", "nuser_site", "nuser_cam",
-          "nuser_tendon", "nuser_actuator", "nuser_sensor", "nuserdata"}) {
-      int value = 0;
+    int nconmax = 0, nuserdata = 0;
+    const std::pair<const char*, int*> counts[] = {{"nconmax", &nconmax},
+                                                   {"nuser_body", &spec_.nuser_body},
+                                                   {"nuser_jnt", &spec_.nuser_jnt},
+                                                   {"nuser_geom", &spec_.nuser_geom},
+                                                   {"nuser_site", &spec_.nuser_site},
+                                                   {"nuser_cam", &spec_.nuser_cam},
+                                                   {"nuser_tendon", &spec_.nuser_tendon},
+                                                   {"nuser_actuator", &spec_.nuser_actuator},
+                                                   {"nuser_sensor", &spec_.nuser_sensor},
+                                                   {"nuserdata", &nuserdata}};
+    for (const auto& [name, target] : counts) {
       const int least = std::string(name) == "nuserdata" ? 0 : -1;
-      if (reader.read(name, value) && value < least) {
-        reader.fail("attribute '" + std::string(name) + "' of <size> is " + std::to_string(value) +
-                    "; accepted: " + std::to_string(least) + " or more");
+      if (reader.read(name, *target) && *target < least) {
+        reader.fail("attribute '" + std::string(name) + "' of <size> is " +
+                    std::to_string(*target) + "; accepted: " + std::to_string(least) + " or more");
       }
     }
     if (const std::optional<std::string> memory = reader.text("memory"))
@@ -465,7 +474,7 @@ class Parser {
     if (auto quat = read_orientation(reader, spec_.compiler)) body.quat = *quat;
     reader.read_bool("mocap", body.mocap);
     reader.read("gravcomp", body.gravcomp);
-    reader.has("user");
+    read_user_data(reader, body.user);
     reader.finish();
     parse_body_children(node, {body, childclass, false, Pose()});
   }

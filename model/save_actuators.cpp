@@ -45,6 +45,7 @@ void set_transmission(const Model& m, int i, XmlElement& e) {
 void write_actuator(const Model& m, int i, XmlElement& section) {
   const Actuators& a = m.actuators;
   XmlElement& e = section.add("general");
+  set_user(e, m.actuators.user, i);
   e.set_name(a.name[i]);
   e.set("group", a.group[i]);
   set_transmission(m, i, e);
@@ -109,6 +110,7 @@ void write_sensor(const Model& m, int i, XmlElement& section) {
   const Sensors& s = m.sensors;
   const SensorKind& kind = sensor_kind(s.type[i]);
   XmlElement& e = section.add(kind.element);
+  set_user(e, m.sensors.user, i);
   e.set_name(s.name[i]);
   const auto name = [&](ObjectType type, int id) -> const std::string& {
     return required_name(m, type == ObjectType::kXBody ? ObjectType::kBody : type, id,

@@ -72,6 +72,7 @@ void write_joint(const Model& m, int j, XmlElement& body) {
   const Dofs& d = m.dofs;
   const int dof = t.dof_adr[j];
   XmlElement& e = body.add("joint");
+  set_user(e, m.joints.user, j);
   e.set_name(t.name[j]);
   e.set("type", joint_keyword(t.type[j])).set("group", t.group[j]);
   e.set("pos", t.pos[j]).set("axis", unit_vector_to_write(t.axis[j]));
@@ -103,6 +104,7 @@ void write_joint(const Model& m, int j, XmlElement& body) {
 void write_geom(const Model& m, int g, XmlElement& body) {
   const Geoms& t = m.geoms;
   XmlElement& e = body.add("geom");
+  set_user(e, m.geoms.user, g);
   e.set_name(t.name[g]);
   e.set("type", geom_type_name(t.type[g]));
   if (t.type[g] == GeomType::kMesh) {
@@ -141,6 +143,7 @@ void write_geom(const Model& m, int g, XmlElement& body) {
 void write_site(const Model& m, int s, XmlElement& body) {
   const Sites& t = m.sites;
   XmlElement& e = body.add("site");
+  set_user(e, m.sites.user, s);
   e.set_name(t.name[s]);
   e.set("type", geom_type_name(t.type[s])).set("group", t.group[s]).set("size", t.size[s]);
   set_frame(e, t.pos[s], t.quat[s]);
@@ -155,6 +158,7 @@ void write_site(const Model& m, int s, XmlElement& body) {
 void write_camera(const Model& m, int c, XmlElement& body) {
   const Cameras& t = m.cameras;
   XmlElement& e = body.add("camera");
+  set_user(e, m.cameras.user, c);
   e.set_name(t.name[c]);
   e.set("mode", tracking_keyword(t.mode[c]));
   if (t.target_body[c] >= 0) {
@@ -215,6 +219,7 @@ void write_contents(const Model& m, const BodyContents& contents, int b, XmlElem
     set_frame(body, t.pos[child], t.quat[child]);
     if (t.mocap[child] >= 0) body.set_bool("mocap", true);
     if (t.gravcomp[child] != 0) body.set("gravcomp", t.gravcomp[child]);
+    set_user(body, t.user, child);
     write_contents(m, contents, child, body);
   }
 }

@@ -98,6 +98,7 @@ void write_tendon(const Model& m, int i, XmlElement& section) {
   const Tendons& t = m.tendons;
   const bool fixed = t.wrap_count[i] > 0 && t.wrap_type[t.wrap_adr[i]] == WrapType::kJoint;
   XmlElement& e = section.add(fixed ? "fixed" : "spatial");
+  set_user(e, m.tendons.user, i);
   e.set_name(t.name[i]);
   e.set_bool("limited", t.limited[i])
       .set("range", t.range[i])

@@ -3,7 +3,9 @@
 // The pieces of save_xml (pliant/save_xml.h): each writes one part of the
 // MJCF of a compiled model into the <mujoco> element.
 
+#include <span>
 #include <string>
+#include <vector>
 
 #include "model/xml_writer.h"
 #include "pliant/model.h"
@@ -18,6 +20,18 @@ const std::string& required_name(const Model& model, ObjectType type, int id, co
 inline void set_solref(XmlElement& e, const char* name, const SolRef& s) {
   const double values[] = {s.timeconst, s.dampratio};
   e.set(name, std::span<const double>(values));
+}
+
+// An element's user data row, when any of it is not zero (the rows are
+// padded to <size nuser_*>, which write_settings writes).
+inline void set_user(XmlElement& e, const std::vector<std::vector<double>>& rows, int i) {
+  const std::vector<double>& row = rows[i];
+  for (double v : row) {
+    if (v != 0) {
+      e.set("user", std::span<const double>(row.data(), row.size()));
+      return;
+    }
+  }
 }
 
 inline void set_solimp(XmlElement& e, const char* name, const SolImp& s) {

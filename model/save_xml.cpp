@@ -194,6 +194,17 @@ void write_settings(const Model& model, XmlElement& root) {
   write_compiler(model, root);
   write_option(model, root);
   write_statistic(model, root);
+  // The user data widths, so that rows of zeros come back as wide.
+  XmlElement size("size");
+  const std::pair<const char*, int> widths[] = {
+      {"nuser_body", model.nuser_body},         {"nuser_jnt", model.nuser_jnt},
+      {"nuser_geom", model.nuser_geom},         {"nuser_site", model.nuser_site},
+      {"nuser_cam", model.nuser_cam},           {"nuser_tendon", model.nuser_tendon},
+      {"nuser_actuator", model.nuser_actuator}, {"nuser_sensor", model.nuser_sensor}};
+  for (const auto& [name, width] : widths) {
+    if (width > 0) size.set(name, width);
+  }
+  if (!size.empty()) root.add("size") = size;
 }
 
 }  // namespace save

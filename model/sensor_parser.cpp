@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "model/element_parsers.h"
+#include "model/element_reading.h"
 #include "pliant/sensor_types.h"
 
 namespace pliant {
@@ -192,7 +193,7 @@ void parse_sensor(AttributeReader& reader, const SensorKind& kind, SensorSpec& s
   reader.read("name", sensor.name);
   reader.read("noise", sensor.noise);
   reader.read("cutoff", sensor.cutoff);
-  reader.has("user");
+  read_user_data(reader, sensor.user);
   read_sensor_objects(reader, kind.object, sensor);
   if (sensor.cutoff < 0) reader.fail(element(reader) + " 'cutoff' must not be negative");
   if (sensor.noise < 0) reader.fail(element(reader) + " 'noise' must not be negative");

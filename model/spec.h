@@ -62,6 +62,7 @@ struct Pose {
 
 struct GeomSpec {
   SourceLocation where;
+  std::vector<double> user;  // user data (`user`), unpadded
   std::string name;
   GeomType type = GeomType::kSphere;
   int contype = 1, conaffinity = 1, condim = 3, group = 0, priority = 0;
@@ -92,6 +93,7 @@ struct GeomSpec {
 
 struct SiteSpec {
   SourceLocation where;
+  std::vector<double> user;  // user data (`user`), unpadded
   std::string name;
   GeomType type = GeomType::kSphere;
   int group = 0;
@@ -108,6 +110,7 @@ struct SiteSpec {
 
 struct JointSpec {
   SourceLocation where;
+  std::vector<double> user;  // user data (`user`), unpadded
   std::string name;
   JointType type = JointType::kHinge;
   // <freejoint align>: move the body frame onto its inertial frame (auto:
@@ -138,6 +141,7 @@ struct JointSpec {
 
 struct CameraSpec {
   SourceLocation where;
+  std::vector<double> user;  // user data (`user`), unpadded
   std::string name, target;
   int mode = 0;
   Vector3d pos{0, 0, 0};
@@ -176,6 +180,7 @@ struct InertialSpec {
 
 struct BodySpec {
   SourceLocation where;
+  std::vector<double> user;  // user data (`user`), unpadded
   std::string name, childclass;
   Vector3d pos{0, 0, 0};
   Quaterniond quat = Quaterniond::Identity();
@@ -204,6 +209,7 @@ struct MeshSpec {
   Vector3d refpos{0, 0, 0};
   Quaterniond refquat = Quaterniond::Identity();
   std::string inertia;  // legacy, convex, exact, shell; empty: the compiler's default
+  std::string format;   // the file's: stl, obj, msh (content_type); empty: its extension
   int maxhullvert = -1;
 };
 
@@ -233,11 +239,13 @@ struct HfieldSpec {
   Vector4d size{0, 0, 0, 0};  // x, y half-extents, elevation scale, base depth
   int nrow = 0, ncol = 0;
   std::vector<double> elevation;  // inline data, top row first
+  std::string format;             // the file's: png, binary (content_type); empty: extension
 };
 
 struct ActuatorSpec {
   SourceLocation where;
-  std::string name, kind;  // kind: the MJCF element (motor, position, ...)
+  std::vector<double> user;  // user data (`user`), unpadded
+  std::string name, kind;    // kind: the MJCF element (motor, position, ...)
   std::string joint, jointinparent, tendon, site, slidersite, cranksite, body;
   std::string refsite;  // with site: length and moment in this site's frame
   int group = 0;
@@ -273,6 +281,7 @@ struct TendonPathElement {
 
 struct TendonSpec {
   SourceLocation where;
+  std::vector<double> user;  // user data (`user`), unpadded
   std::string name;
   bool spatial = false;
   int group = 0;
@@ -327,6 +336,7 @@ struct ExcludeSpec {
 
 struct SensorSpec {
   SourceLocation where;
+  std::vector<double> user;  // user data (`user`), unpadded
   std::string name, type, object, reference;
   ObjectType object_type = ObjectType::kUnknown;
   ObjectType reference_type = ObjectType::kUnknown;
@@ -396,6 +406,10 @@ struct ModelSpec {
   // <size nkey>: at least this many keyframes; those beyond the <key>
   // elements hold the default state (qpos0, zeros, the mocap poses).
   int nkey = 0;
+  // <size nuser_*>: user data values per body, joint, geom, site, camera,
+  // tendon, actuator and sensor; -1: the most any element gives.
+  int nuser_body = -1, nuser_jnt = -1, nuser_geom = -1, nuser_site = -1, nuser_cam = -1;
+  int nuser_tendon = -1, nuser_actuator = -1, nuser_sensor = -1;
   // Documented MJCF that Pliant accepts without using (accept_unused), one
   // sentence each; the compiler reports each attribute once.
   std::vector<std::string> notes;

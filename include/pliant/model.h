@@ -186,6 +186,9 @@ struct Options {
 };
 
 struct Bodies {
+  // User data, Model::nuser_* values each.
+  std::vector<std::vector<double>> user;
+
   std::vector<int> parent;  // parent body id (world: 0)
   std::vector<int> root;    // top-level ancestor below the world
   std::vector<int> weld;    // nearest ancestor (or self) with joints; world: 0
@@ -213,6 +216,9 @@ struct Bodies {
 };
 
 struct Joints {
+  // User data, Model::nuser_* values each.
+  std::vector<std::vector<double>> user;
+
   std::vector<JointType> type;
   std::vector<int> qpos_adr, dof_adr, body;
   std::vector<int> group;
@@ -265,6 +271,9 @@ struct Dofs {
 using GeomFluid = Eigen::Matrix<double, 12, 1>;
 
 struct Geoms {
+  // User data, Model::nuser_* values each.
+  std::vector<std::vector<double>> user;
+
   std::vector<GeomType> type;
   std::vector<int> contype, conaffinity, condim, body, group, priority, material;
   std::vector<int> data_id;  // mesh id for mesh geoms, hfield id for hfields, else -1
@@ -285,6 +294,9 @@ struct Geoms {
 };
 
 struct Sites {
+  // User data, Model::nuser_* values each.
+  std::vector<std::vector<double>> user;
+
   std::vector<GeomType> type;
   std::vector<int> body, group, material;
   std::vector<Vector3d> size, pos;
@@ -295,6 +307,9 @@ struct Sites {
 };
 
 struct Cameras {
+  // User data, Model::nuser_* values each.
+  std::vector<std::vector<double>> user;
+
   std::vector<int> body, mode, target_body;
   std::vector<Vector3d> pos;
   std::vector<Quaterniond> quat;
@@ -430,6 +445,9 @@ struct Equalities {
 };
 
 struct Tendons {
+  // User data, Model::nuser_* values each.
+  std::vector<std::vector<double>> user;
+
   std::vector<int> wrap_adr, wrap_count;
   std::vector<bool> limited;
   std::vector<Vector2d> range;
@@ -458,6 +476,9 @@ struct Tendons {
 };
 
 struct Actuators {
+  // User data, Model::nuser_* values each.
+  std::vector<std::vector<double>> user;
+
   std::vector<TransmissionType> trn_type;
   std::vector<DynamicsType> dyn_type;
   std::vector<GainType> gain_type;
@@ -541,6 +562,9 @@ enum class SensorType : int {
 // the reference is the frame sensors' reference frame, the camera of
 // camprojection or the second geom or body of distance sensors (-1: none).
 struct Sensors {
+  // User data, Model::nuser_* values each.
+  std::vector<std::vector<double>> user;
+
   std::vector<SensorType> type;
   // MuJoCo's sensor_datatype (0 real, 1 positive, 2 axis, 3 quaternion: how
   // cutoff clips) and sensor_needstage (1 position, 2 velocity, 3
@@ -589,6 +613,9 @@ struct ParameterWarning {
 
 struct Model {
   int nq = 0, nv = 0, nu = 0, na = 0, nmocap = 0;
+  // User data values per element (MuJoCo's nuser_*): the width of *.user.
+  int nuser_body = 0, nuser_jnt = 0, nuser_geom = 0, nuser_site = 0, nuser_cam = 0;
+  int nuser_tendon = 0, nuser_actuator = 0, nuser_sensor = 0;
   bool has_gravcomp = false;  // some body has gravcomp != 0
 
   Options options;

@@ -58,6 +58,14 @@
   X(nsensordata, m.sensors.data_size, "sensor values (sensordata)")                     \
   X(nkey, m.keyframes.count(), "keyframes")                                             \
   X(nmocap, m.nmocap, "mocap bodies")                                                   \
+  X(nuser_body, m.nuser_body, "user data values per body")                              \
+  X(nuser_jnt, m.nuser_jnt, "user data values per joint")                               \
+  X(nuser_geom, m.nuser_geom, "user data values per geom")                              \
+  X(nuser_site, m.nuser_site, "user data values per site")                              \
+  X(nuser_cam, m.nuser_cam, "user data values per camera")                              \
+  X(nuser_tendon, m.nuser_tendon, "user data values per tendon")                        \
+  X(nuser_actuator, m.nuser_actuator, "user data values per actuator")                  \
+  X(nuser_sensor, m.nuser_sensor, "user data values per sensor")                        \
   X(nM, ::pliant::mass_matrix_size(m), "entries of the sparse mass matrix qM")
 
 // Options and statistics: X(name, member, rows, columns, unit, doc).
@@ -348,7 +356,15 @@
   X(key_act, keyframes.act, nkey, na, "", "activations")                                         \
   X(key_ctrl, keyframes.ctrl, nkey, nu, "", "controls")                                          \
   X(key_mpos, keyframes.mocap_pos, nkey, 3 * nmocap, "m", "mocap positions")                     \
-  X(key_mquat, keyframes.mocap_quat, nkey, 4 * nmocap, "", "mocap orientations")
+  X(key_mquat, keyframes.mocap_quat, nkey, 4 * nmocap, "", "mocap orientations")                 \
+  X(body_user, bodies.user, nbody, nuser_body, "", "user data")                                  \
+  X(jnt_user, joints.user, njnt, nuser_jnt, "", "user data")                                     \
+  X(geom_user, geoms.user, ngeom, nuser_geom, "", "user data")                                   \
+  X(site_user, sites.user, nsite, nuser_site, "", "user data")                                   \
+  X(cam_user, cameras.user, ncam, nuser_cam, "", "user data")                                    \
+  X(tendon_user, tendons.user, ntendon, nuser_tendon, "", "user data")                           \
+  X(actuator_user, actuators.user, nu, nuser_actuator, "", "user data")                          \
+  X(sensor_user, sensors.user, nsensor, nuser_sensor, "", "user data")
 
 namespace pliant {
 

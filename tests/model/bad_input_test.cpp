@@ -68,6 +68,10 @@ const std::vector<BadFile>& bad_files() {
       {"size_integer_overflow.xml", 2, {"nconmax"}},
       {"size_memory_fraction.xml", 2, {"'memory' of <size> is '1.5M'"}},
       {"plane_two_sizes.xml", 3, {"a plane geom needs three sizes"}},
+      {"mesh_content_type.xml", 3, {"'content_type' of <mesh>", "accepted:", "model/obj"}},
+      {"user_data_too_long.xml",
+       4,
+       {"'user' of <geom> has 3 values", "<size nuser_geom> allows 2"}},
       {"section_attribute.xml", 3, {"unknown attribute 'gear' on <actuator>; accepted: none"}},
       {"tendon_path_child.xml", 6, {"<joint> takes no child elements, found <site>"}},
       // actdim: only <general> takes it, and only the value its dynamics need.

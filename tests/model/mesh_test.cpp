@@ -308,6 +308,22 @@ TEST_F(MeshFileTest, BinaryAndAsciiStlRoundTrip) {
   EXPECT_NEAR(pm.volume, 1.0, 1e-12);
 }
 
+// content_type names the format whatever the extension: an STL file named
+// .bin reads as the same STL, and read as OBJ it is refused.
+TEST_F(MeshFileTest, ContentTypeOverridesTheExtension) {
+  write_binary_stl(path("cube.stl"), kCubeVertices, kCubeFaces);
+  write_binary_stl(path("cube_stl.bin"), kCubeVertices, kCubeFaces);
+  const TriangleMesh stl = read_mesh_file(path("cube.stl"), false, "scene.xml", 7);
+  const TriangleMesh bin = read_mesh_file(path("cube_stl.bin"), false, "scene.xml", 7, "stl");
+  ASSERT_EQ(bin.vertices.size(), stl.vertices.size());
+  for (size_t i = 0; i < stl.vertices.size(); ++i) EXPECT_EQ(bin.vertices[i], stl.vertices[i]);
+  EXPECT_EQ(bin.faces, stl.faces);
+  expect_load_error([&] { read_mesh_file(path("cube_stl.bin"), false, "scene.xml", 7); },
+                    {"unknown extension 'bin'"});
+  expect_load_error([&] { read_mesh_file(path("cube.stl"), false, "scene.xml", 7, "obj"); },
+                    {"cube.stl"});
+}
+
 // A mirroring scale re-winds file triangles, so the volume stays positive.
 TEST_F(MeshFileTest, MirroringScaleKeepsOutwardWinding) {
   write_binary_stl(path("cube.stl"), kCubeVertices, kCubeFaces);
