@@ -242,9 +242,9 @@ void compute_model_constants(Model& m) {
   }
 
   for (int t = 0; t < m.tendons.count(); ++t) {
-    VectorXd jt = d.ten_J.row(t).transpose();
-    solve_mass(m, d, jt.data());
     const VectorXd row = d.ten_J.row(t).transpose();
+    VectorXd jt = row;
+    solve_mass(m, d, jt.data());
     m.tendons.invweight0[t] = dot_as_mujoco(row.data(), jt.data(), 0, m.nv, m.nv);
     m.tendons.length0[t] = d.ten_length[t];
   }

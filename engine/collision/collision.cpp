@@ -67,24 +67,20 @@ constexpr double kMinFriction = 1e-5;  // MuJoCo's mjMINMU
 // tangent when that is at least 0.5 long, else (0, 1, 0), or (0, 0, 1) when
 // |n_y| >= 0.5; it is made orthogonal to n and normalised (a proposal
 // parallel to n leaves nothing, and then t1 is x, as in MuJoCo); t2 = n x t1.
-// Every sum and product in MuJoCo 3.3.8's order (a normalisation by the
-// reciprocal): the frame's last bits are its Jacobian rows'.
+// Dot products in MuJoCo 3.3.8's order and normalisations by the reciprocal
+// (the rest is element by element): the frame's last bits are its Jacobian
+// rows'.
 Matrix3d contact_frame(Vector3d n, const Vector3d& proposed) {
   normalize_or_x(n);
-  const auto dot = [](const Vector3d& a, const Vector3d& b) {
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-  };
-  Vector3d t1 = dot(proposed, proposed) >= 0.25 ? proposed
-                : n[1] < 0.5 && n[1] > -0.5     ? Vector3d(0, 1, 0)
-                                                : Vector3d(0, 0, 1);
-  const double along = dot(n, t1);
-  t1 = Vector3d(t1[0] - n[0] * along, t1[1] - n[1] * along, t1[2] - n[2] * along);
+  Vector3d t1 = dot3(proposed, proposed) >= 0.25 ? proposed
+                : n[1] < 0.5 && n[1] > -0.5      ? Vector3d(0, 1, 0)
+                                                 : Vector3d(0, 0, 1);
+  t1 -= n * dot3(n, t1);
   normalize_or_x(t1);
   Matrix3d frame;
   frame.row(0) = n;
   frame.row(1) = t1;
-  frame.row(2) = Vector3d(n[1] * t1[2] - n[2] * t1[1], n[2] * t1[0] - n[0] * t1[2],
-                          n[0] * t1[1] - n[1] * t1[0]);
+  frame.row(2) = n.cross(t1);
   return frame;
 }
 

@@ -49,15 +49,14 @@ Vector3d to_world(const Matrix3d& r, const Vector3d& p, const Vector3d& x) {
   return w + x;
 }
 
-// The hull vertex farthest along local `dir` by 3.3.8's climb: each pass
-// scans the neighbours of the pass's vertex (not the vertex itself), keeping
-// the first of equal maxima, from `start`, until a pass ends where it began;
-// each dot product summed x, y, z in turn.
+// The hull vertex farthest along local `dir` by 3.3.8's climb for GJK and
+// EPA: each pass scans the neighbours of the pass's vertex (not the vertex
+// itself), keeping the first of equal maxima, from `start`, until a pass
+// ends where it began; each dot product summed x, y, z in turn. (MPR and the
+// plane-mesh pair climb as 3.3.8's older support does, which compares the
+// start itself first: hull_support_index in convex.cpp.)
 int climb_hull(const HullView& hull, const Vector3d& dir, int start) {
-  const auto along = [&](int i) {
-    const Vector3d& v = hull.vertices[i];
-    return dir[0] * v[0] + dir[1] * v[1] + dir[2] * v[2];
-  };
+  const auto along = [&](int i) { return dot3(dir, hull.vertices[i]); };
   if (hull.neighbour_count == nullptr || hull.neighbour_count[0] == 0) {
     int best = 0;
     double best_dot = along(0);
@@ -219,18 +218,14 @@ struct Minkowski {
 // Whether a and b are both positive or both negative.
 bool same_sign(double a, double b) { return (a > 0 && b > 0) || (a < 0 && b < 0); }
 
-// Dot products and norms summed x, y, z, as 3.3.8 sums them: EPA's choices
-// between faces at one distance turn on their last bit.
-double dot3(const Vector3d& a, const Vector3d& b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
+// Norms summed x, y, z (dot3), as 3.3.8 sums them.
 double norm3(const Vector3d& a) { return std::sqrt(dot3(a, a)); }
 
 // v over its length, by the reciprocal as 3.3.8 normalises; +x when v is
 // shorter than 1e-15.
-Vector3d unit_direction(const Vector3d& v) {
-  const double length = norm3(v);
-  return length < kTiny ? Vector3d::UnitX() : Vector3d(v * (1 / length));
+Vector3d unit_direction(Vector3d v) {
+  normalize_or_x(v);
+  return v;
 }
 
 double det3(const Vector3d& a, const Vector3d& b, const Vector3d& c) {

@@ -5,6 +5,7 @@
 // collision.cpp and by the collision tests; not part of the public API.
 
 #include <Eigen/Core>
+#include <cmath>
 
 #include "model/numeric_limits.h"
 #include "pliant/model.h"
@@ -127,15 +128,22 @@ int hull_support_index(const HullView& hull, const Vector3d& dir, int start = 0)
 // Farthest point of a convex geom in world direction `dir` (unit).
 Vector3d support_point(const GeomShape& g, const Vector3d& dir);
 
-// Normalises v in place; a vector shorter than kMinValue becomes (1, 0, 0).
-// Returns the length before normalising.
+// a . b summed x, y, z, as MuJoCo 3.3.8 sums it (Eigen's dot may sum in
+// another order): GJK's and EPA's choices between faces at one distance,
+// and contact frames, turn on the last bit.
+inline double dot3(const Vector3d& a, const Vector3d& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+// Normalises v in place by the reciprocal of its length, as 3.3.8 does; a
+// vector shorter than kMinValue becomes (1, 0, 0). Returns the length before
+// normalising.
 inline double normalize_or_x(Vector3d& v) {
-  const double n = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  const double n = std::sqrt(dot3(v, v));
   if (n < kMinValue) {
     v = Vector3d(1, 0, 0);
   } else {
-    const double inverse = 1 / n;
-    v = Vector3d(v[0] * inverse, v[1] * inverse, v[2] * inverse);
+    v *= 1 / n;
   }
   return n;
 }

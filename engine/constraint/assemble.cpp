@@ -606,8 +606,8 @@ class Assembler {
         }
         finish_constraint(first, con.solref, solimp, violation, true);
         const double r0 = efc_.R[first];
-        const double mu = regularised_mu(con, r0, impratio);
-        const double r = 2 * mu * mu * r0;
+        friction_regulariser(con, r0, impratio);
+        const double r = 2 * con.mu * con.mu * r0;
         adjust_contact_regulariser(first, [&](int) { return r; });
       } else {
         for (int j = 0; j < dim; ++j) {
@@ -627,9 +627,8 @@ class Assembler {
                                m_.options.flags.refsafe);
           for (int j = 1; j < dim; ++j) efc_.impedance[first + j].B = friction_kb.B;
         }
-        const double r0 = efc_.R[first];
-        regularised_mu(con, r0, impratio);
-        const double r1 = r0 / std::max(kMinValue, impratio), f0 = con.friction[0];
+        const double r1 = friction_regulariser(con, efc_.R[first], impratio);
+        const double f0 = con.friction[0];
         adjust_contact_regulariser(first + 1, [&](int j) {
           return j == 0 ? r1 : r1 * f0 * f0 / (con.friction[j] * con.friction[j]);
         });
@@ -638,12 +637,13 @@ class Assembler {
     }
   }
 
-  // The friction cone's mu once regularised, f_0 sqrt(R1 / R0) with R1 =
-  // R0 / impratio, set on the contact; each operation in MuJoCo 3.3.8's order.
-  static double regularised_mu(Contact& con, double r0, double impratio) {
+  // R1 = R0 / impratio, a contact's first friction regulariser, returned;
+  // con.mu becomes the regularised cone's f_0 sqrt(R1 / R0). Each operation
+  // in MuJoCo 3.3.8's order.
+  static double friction_regulariser(Contact& con, double r0, double impratio) {
     const double r1 = r0 / std::max(kMinValue, impratio);
     con.mu = con.friction[0] * std::sqrt(r1 / r0);
-    return con.mu;
+    return r1;
   }
 
   // R of rows [first, end) from rule(j) (j counts from 0 within the rows
