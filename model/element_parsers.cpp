@@ -173,16 +173,28 @@ void parse_camera(AttributeReader& reader, const CompilerSettings& compiler, Cam
   reader.read("target", camera.target);
   reader.read("pos", camera.pos);
   if (auto quat = read_orientation(reader, compiler)) camera.quat = *quat;
-  reader.read("fovy", camera.fovy);
+  const bool fovy = reader.read("fovy", camera.fovy);
   reader.read("ipd", camera.ipd);
   reader.read_bool("orthographic", camera.orthographic);
-  reader.read("resolution", camera.resolution);
-  reader.read("sensorsize", camera.sensorsize);
-  camera.has_focal = reader.read("focal", camera.focal) || camera.has_focal;
-  reader.read("principal", camera.principal);
-  camera.has_focalpixel = reader.read("focalpixel", camera.focalpixel) || camera.has_focalpixel;
-  camera.has_principalpixel =
-      reader.read("principalpixel", camera.principalpixel) || camera.has_principalpixel;
+  const bool resolution = reader.read("resolution", camera.resolution);
+  const bool sensorsize = reader.read("sensorsize", camera.sensorsize);
+  const bool focal = reader.read("focal", camera.focal);
+  const bool principal = reader.read("principal", camera.principal);
+  const bool focalpixel = reader.read("focalpixel", camera.focalpixel);
+  const bool principalpixel = reader.read("principalpixel", camera.principalpixel);
+  camera.has_focal = focal || camera.has_focal;
+  camera.has_focalpixel = focalpixel || camera.has_focalpixel;
+  camera.has_principalpixel = principalpixel || camera.has_principalpixel;
+  // One element describes its lens one way, as MuJoCo 3.3.8 requires.
+  if (fovy && sensorsize) reader.fail("<camera> takes 'fovy' or 'sensorsize', not both");
+  if (sensorsize && !resolution) {
+    reader.fail("<camera> with 'sensorsize' needs 'resolution' (the sensor's pixels)");
+  }
+  if ((focal || principal || focalpixel || principalpixel) && !sensorsize) {
+    reader.fail(
+        "<camera> 'focal', 'principal', 'focalpixel' and 'principalpixel' need 'sensorsize' "
+        "(and 'resolution') on the same element");
+  }
   read_user_data(reader, camera.user);
   reader.finish();
 }
@@ -352,7 +364,7 @@ void parse_hfield(AttributeReader& reader, HfieldSpec& hfield) {
   reader.finish();
 }
 
-void parse_tendon(AttributeReader& reader, TendonSpec& tendon) {
+void parse_tendon(AttributeReader& reader, TendonSpec& tendon, bool visual) {
   reader.read("name", tendon.name);
   reader.has("class");
   reader.read("group", tendon.group);
@@ -369,13 +381,15 @@ void parse_tendon(AttributeReader& reader, TendonSpec& tendon) {
       reader.fail("'springlength' is a dead band [low, high] and needs low <= high");
     }
   }
-  reader.read("width", tendon.width);
+  if (visual) reader.read("width", tendon.width);
   read_solref(reader, "solreflimit", tendon.solref_limit);
   read_solimp(reader, "solimplimit", tendon.solimp_limit);
   read_solref(reader, "solreffriction", tendon.solref_friction);
   read_solimp(reader, "solimpfriction", tendon.solimp_friction);
-  reader.read("rgba", tendon.rgba);
-  reader.has("material");
+  if (visual) {
+    reader.read("rgba", tendon.rgba);
+    reader.has("material");
+  }
   if (reader.read("armature", tendon.armature))
     reject_negative(reader, "armature", tendon.armature);
   if (reader.read("actuatorfrcrange", tendon.actuatorfrcrange)) {

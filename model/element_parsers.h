@@ -24,7 +24,9 @@ void parse_hfield(AttributeReader& reader, HfieldSpec& hfield);
 // `kind` is the element name: general, motor, position, velocity, muscle,
 // ...; defined in actuator_parser.cpp.
 void parse_actuator(AttributeReader& reader, const std::string& kind, ActuatorSpec& actuator);
-void parse_tendon(AttributeReader& reader, TendonSpec& tendon);
+// `visual`: width, rgba and material, which a spatial tendon (and a default
+// class) has and a fixed one does not.
+void parse_tendon(AttributeReader& reader, TendonSpec& tendon, bool visual);
 void parse_equality(AttributeReader& reader, const CompilerSettings& compiler,
                     EqualitySpec& equality);
 void parse_pair(AttributeReader& reader, PairSpec& pair);

@@ -73,7 +73,7 @@ const std::unordered_map<std::string, DefaultParser>& default_parsers() {
         {"material", [](AttributeReader& r, const CompilerSettings&,
                         DefaultClass& d) { parse_material(r, d.material); }},
         {"tendon", [](AttributeReader& r, const CompilerSettings&,
-                      DefaultClass& d) { parse_tendon(r, d.tendon); }},
+                      DefaultClass& d) { parse_tendon(r, d.tendon, true); }},
         {"equality", [](AttributeReader& r, const CompilerSettings& c,
                         DefaultClass& d) { parse_equality(r, c, d.equality); }},
         {"pair", [](AttributeReader& r, const CompilerSettings&,
@@ -779,7 +779,7 @@ class Parser {
       tendon.where = where(child);
       tendon.spatial = child.name == "spatial";
       AttributeReader r(child, &spec_.notes);
-      parse_tendon(r, tendon);
+      parse_tendon(r, tendon, tendon.spatial);
       for (const XmlNode& element : child.children) {
         AttributeReader e(element, &spec_.notes);
         TendonPathElement path;

@@ -55,9 +55,9 @@ void write_actuator(const Model& m, int i, XmlElement& section) {
       .set("forcerange", a.force_range[i])
       .set_bool("actlimited", a.act_limited[i])
       .set("actrange", a.act_range[i])
-      .set("gear", std::span<const double>(a.gear[i]))
-      .set("cranklength", a.crank_length[i])
-      .set("lengthrange", a.length_range[i])
+      .set("gear", std::span<const double>(a.gear[i]));
+  if (a.trn_type[i] == TransmissionType::kSliderCrank) e.set("cranklength", a.crank_length[i]);
+  e.set("lengthrange", a.length_range[i])
       .set_bool("actearly", a.actearly[i])
       .set("dyntype", keyword_of<DynamicsType>(kDynamicsKeywords, a.dyn_type[i]))
       .set("gaintype", keyword_of<GainType>(kGainKeywords, a.gain_type[i]))
@@ -175,7 +175,8 @@ void write_sensor(const Model& m, int i, XmlElement& section) {
       }
       break;
   }
-  e.set("noise", s.noise[i]).set("cutoff", s.cutoff[i]);
+  if (s.noise[i] != 0) e.set("noise", s.noise[i]);
+  if (s.cutoff[i] != 0) e.set("cutoff", s.cutoff[i]);
 }
 
 // A keyframe, every array in full; quaternions written so that the loader's

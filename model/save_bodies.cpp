@@ -154,7 +154,7 @@ void write_site(const Model& m, int s, XmlElement& body) {
 }
 
 // A camera with its intrinsics as compiled: the focal length and principal
-// point in metres (never pixels), and fovy unless the sensor size sets it.
+// point in metres (never pixels) with the sensor size, or else fovy.
 void write_camera(const Model& m, int c, XmlElement& body) {
   const Cameras& t = m.cameras;
   XmlElement& e = body.add("camera");
@@ -165,10 +165,14 @@ void write_camera(const Model& m, int c, XmlElement& body) {
     e.set("target", required_name(m, ObjectType::kBody, t.target_body[c], "body"));
   }
   set_frame(e, t.pos[c], t.quat[c]);
-  if (t.sensorsize[c][1] <= 0) e.set("fovy", t.fovy[c]);
   e.set("ipd", t.ipd[c]).set_bool("orthographic", t.orthographic[c] != 0);
-  e.set("resolution", t.resolution[c]).set("sensorsize", t.sensorsize[c]);
-  e.set("focal", Vector2d(t.intrinsic[c].head<2>()))
+  e.set("resolution", t.resolution[c]);
+  if (t.sensorsize[c][1] <= 0) {
+    e.set("fovy", t.fovy[c]);
+    return;
+  }
+  e.set("sensorsize", t.sensorsize[c])
+      .set("focal", Vector2d(t.intrinsic[c].head<2>()))
       .set("principal", Vector2d(t.intrinsic[c].tail<2>()));
 }
 

@@ -2,6 +2,7 @@
 
 #include "model/reload_inputs.h"
 #include "model/save_parts.h"
+#include "model/spec.h"
 
 namespace pliant::save {
 namespace {
@@ -94,12 +95,26 @@ void write_path(const Model& m, int i, XmlElement& e) {
   }
 }
 
+bool is_fixed(const Tendons& t, int i) {
+  return t.wrap_count[i] > 0 && t.wrap_type[t.wrap_adr[i]] == WrapType::kJoint;
+}
+
+// A fixed tendon takes no width or colour of its own, only from a default
+// class: one that is drawn other than the defaults gets a class of its own.
+bool needs_class(const Tendons& t, int i) {
+  const TendonSpec defaults;
+  return is_fixed(t, i) && (t.width[i] != defaults.width || t.rgba[i] != defaults.rgba);
+}
+
+std::string class_name(int i) { return "pliant_tendon_" + std::to_string(i); }
+
 void write_tendon(const Model& m, int i, XmlElement& section) {
   const Tendons& t = m.tendons;
-  const bool fixed = t.wrap_count[i] > 0 && t.wrap_type[t.wrap_adr[i]] == WrapType::kJoint;
+  const bool fixed = is_fixed(t, i);
   XmlElement& e = section.add(fixed ? "fixed" : "spatial");
   set_user(e, m.tendons.user, i);
   e.set_name(t.name[i]);
+  if (needs_class(t, i)) e.set("class", class_name(i));
   e.set_bool("limited", t.limited[i])
       .set("range", t.range[i])
       .set_bool("actuatorfrclimited", t.actfrc_limited[i])
@@ -109,13 +124,12 @@ void write_tendon(const Model& m, int i, XmlElement& section) {
       .set("damping", t.damping[i])
       .set("frictionloss", t.frictionloss[i])
       .set("armature", t.armature[i])
-      .set("springlength", t.length_spring[i])
-      .set("width", t.width[i]);
+      .set("springlength", t.length_spring[i]);
   set_solref(e, "solreflimit", t.solref_limit[i]);
   set_solimp(e, "solimplimit", t.solimp_limit[i]);
   set_solref(e, "solreffriction", t.solref_friction[i]);
   set_solimp(e, "solimpfriction", t.solimp_friction[i]);
-  e.set("rgba", t.rgba[i]);
+  if (!fixed) e.set("width", t.width[i]).set("rgba", t.rgba[i]);
   write_path(m, i, e);
 }
 
@@ -152,6 +166,18 @@ void write_equalities(const Model& model, XmlElement& root) {
   XmlElement section("equality");
   for (int i = 0; i < model.equalities.count(); ++i) write_equality(model, i, section);
   if (section.has_children()) root.add("equality") = std::move(section);
+}
+
+void write_tendon_classes(const Model& model, XmlElement& root) {
+  XmlElement section("default");
+  const Tendons& t = model.tendons;
+  for (int i = 0; i < t.count(); ++i) {
+    if (!needs_class(t, i)) continue;
+    XmlElement& c = section.add("default");
+    c.set("class", class_name(i));
+    c.add("tendon").set("width", t.width[i]).set("rgba", t.rgba[i]);
+  }
+  if (section.has_children()) root.add("default") = std::move(section);
 }
 
 void write_tendons(const Model& model, XmlElement& root) {

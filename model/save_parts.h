@@ -49,6 +49,9 @@ void write_worldbody(const Model& model, XmlElement& root);
 void write_contacts(const Model& model, XmlElement& root);
 void write_equalities(const Model& model, XmlElement& root);
 void write_tendons(const Model& model, XmlElement& root);
+// <default>: the classes that carry what an element cannot say itself (a
+// fixed tendon's width and colour).
+void write_tendon_classes(const Model& model, XmlElement& root);
 // <actuator>, <sensor> and <keyframe> (save_actuators.cpp).
 void write_actuators(const Model& model, XmlElement& root);
 void write_sensors(const Model& model, XmlElement& root);

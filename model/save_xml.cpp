@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "model/save_parts.h"
+#include "model/spec.h"
 
 namespace pliant {
 namespace save {
@@ -143,8 +144,12 @@ void write_flags(const OptionFlags& f, XmlElement& option) {
 void write_option(const Model& m, XmlElement& root) {
   const Options& o = m.options;
   XmlElement& option = root.add("option");
+  // apirate and collision are MuJoCo 2.x options that 3.x refuses: written
+  // only when a model sets them.
+  const Options defaults;
+  if (o.apirate != defaults.apirate) option.set("apirate", o.apirate);
+  if (o.collision != defaults.collision) option.set("collision", keyword(o.collision));
   option.set("timestep", o.timestep)
-      .set("apirate", o.apirate)
       .set("impratio", o.impratio)
       .set("tolerance", o.tolerance)
       .set("ls_tolerance", o.ls_tolerance)
@@ -160,7 +165,6 @@ void write_option(const Model& m, XmlElement& root) {
   set_solimp(option, "o_solimp", o.o_solimp);
   option.set("o_friction", o.o_friction)
       .set("integrator", keyword(o.integrator))
-      .set("collision", keyword(o.collision))
       .set("cone", o.cone == Cone::kElliptic ? "elliptic" : "pyramidal")
       .set("jacobian", keyword(o.jacobian))
       .set("solver", keyword(o.solver))
@@ -205,6 +209,16 @@ void write_settings(const Model& model, XmlElement& root) {
     if (width > 0) size.set(name, width);
   }
   if (!size.empty()) root.add("size") = size;
+  // A camera without a sensor size has the near clipping plane as its focal
+  // length: <visual><map znear> gives it back.
+  const Cameras& c = model.cameras;
+  for (int i = 0; i < c.count(); ++i) {
+    if (c.sensorsize[i][1] > 0) continue;
+    if (c.intrinsic[i][0] != CameraSpec().focal[0]) {
+      root.add("visual").add("map").set("znear", c.intrinsic[i][0]);
+    }
+    break;
+  }
 }
 
 }  // namespace save
@@ -213,6 +227,7 @@ std::string to_xml(const Model& model) {
   XmlElement root("mujoco");
   root.set("model", model.model_name);
   save::write_settings(model, root);
+  save::write_tendon_classes(model, root);
   save::write_assets(model, root);
   save::write_worldbody(model, root);
   save::write_contacts(model, root);

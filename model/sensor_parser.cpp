@@ -191,9 +191,11 @@ void read_sensor_objects(AttributeReader& reader, SensorObject object, SensorSpe
 void parse_sensor(AttributeReader& reader, const SensorKind& kind, SensorSpec& sensor) {
   sensor.type = reader.node().name;
   reader.read("name", sensor.name);
-  reader.read("noise", sensor.noise);
+  // A contact sensor has neither noise nor user data (3.3.8 refuses both).
+  const bool contact = kind.object == SensorObject::kContact;
+  if (!contact) reader.read("noise", sensor.noise);
   reader.read("cutoff", sensor.cutoff);
-  read_user_data(reader, sensor.user);
+  if (!contact) read_user_data(reader, sensor.user);
   read_sensor_objects(reader, kind.object, sensor);
   if (sensor.cutoff < 0) reader.fail(element(reader) + " 'cutoff' must not be negative");
   if (sensor.noise < 0) reader.fail(element(reader) + " 'noise' must not be negative");

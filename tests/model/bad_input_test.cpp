@@ -206,9 +206,17 @@ const std::vector<BadFile>& bad_files() {
       {"contact_sensor_two_sides.xml",
        10,
        {"takes at most one of 'geom1', 'body1', 'subtree1', 'site'"}},
+      {"contact_sensor_noise.xml", 10, {"unknown attribute 'noise' on <contact>", "cutoff"}},
+      {"fixed_tendon_rgba.xml",
+       9,
+       {"unknown attribute 'rgba' on <fixed>", "accepted:", "armature"}},
       {"tendon_armature_wrapped.xml",
        11,
        {"tendon 'cable'", "'armature' needs a path without geom wrapping", "armature=\"0\""}},
+      // Cameras describe their lens one way (fovy, or a sensor with pixels).
+      {"camera_fovy_and_sensorsize.xml", 3, {"'fovy' or 'sensorsize', not both"}},
+      {"camera_focal_without_sensorsize.xml", 3, {"'focal'", "need 'sensorsize'"}},
+      {"camera_sensorsize_without_resolution.xml", 4, {"'sensorsize' needs 'resolution'"}},
       // Meshes.
       {"missing_mesh_file.xml", 3, {"cannot open mesh file", "does_not_exist.stl"}},
       {"malformed_stl.xml",

@@ -2,7 +2,7 @@
 """Compares Pliant's compiled model with MuJoCo 3.3.8's, field by field.
 
     compare_fields.py PLIANT MODEL.xml [--skip f1,f2] [--only f1,f2] [--tight f1,f2]
-                      [--exact f1,f2] [--refusals agree]
+                      [--exact f1,f2] [--refusals agree] [--saved yes]
 
 PLIANT is the `pliant` executable: `pliant info --json` gives every compiled
 field under MuJoCo's names; mujoco3.mjs (beside this file, run by node) gives
@@ -17,13 +17,17 @@ as the tensor in the body frame, which names a mass distribution that differs
 even where principal axes could be chosen differently. Exits 0 when every field agrees, 1 listing the fields that do not,
 2 when a model does not load in one of the engines. With `--refusals agree`
 a model that neither engine loads (an incomplete asset, say) passes: Pliant
-is to load what MuJoCo 3.3.8 loads, and both errors are printed.
+is to load what MuJoCo 3.3.8 loads, and both errors are printed. With
+`--saved yes`, MuJoCo 3.3.8 loads what `pliant save` writes for the model
+instead of the model itself: the MJCF Pliant writes must compile in MuJoCo
+to the model Pliant compiled from the original.
 """
 import json
 import math
 import os
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RELATIVE = 1e-9
@@ -176,12 +180,54 @@ def main():
         if all(source in ours for source in derive[0]):
             ours[name] = derive[1](ours)
     names = [n for n in ours if n not in skip and n not in own and (not only or n in only)]
+    if options.get("--saved") == "yes":
+        forget_fitted_meshes(ours)
+        return compare_saved(pliant, model, names, edits,
+                             compare_with=lambda reference: compare_all(
+                                 model, names, ours, reference, skip, tight, exact))
     theirs, error = run_json(["node", os.path.join(HERE, "mujoco3.mjs"), "info", model,
                               "--fields", ",".join(names + ["body_iquat", "body_inertia"])] +
                              edits)
     if theirs is None or "error" in theirs:
         print("MuJoCo 3.3.8 does not load %s: %s" % (model, error or theirs.get("error")))
         return 2
+    return compare_all(model, names, ours, theirs, skip, tight, exact)
+
+
+def compare_saved(pliant, model, names, edits, compare_with):
+    """MuJoCo 3.3.8's fields from Pliant's saved MJCF of the model."""
+    with tempfile.TemporaryDirectory() as folder:
+        saved = os.path.join(folder, "saved.xml")
+        result = subprocess.run([pliant, "save", model, saved], capture_output=True, text=True)
+        if result.returncode != 0:
+            print("pliant save failed on %s: %s" % (model, (result.stdout + result.stderr).strip()))
+            return 2
+        theirs, error = run_json(["node", os.path.join(HERE, "mujoco3.mjs"), "info", saved,
+                                  "--fields", ",".join(names + ["body_iquat", "body_inertia"])] +
+                                 edits)
+        if theirs is None or "error" in theirs:
+            print("MuJoCo 3.3.8 does not load what pliant save wrote for %s: %s" %
+                  (model, error or theirs.get("error")))
+            return 2
+    print("MuJoCo 3.3.8 loads Pliant's saved MJCF of %s" % model)
+    return compare_with(theirs)
+
+
+# Geom types with data (MuJoCo's mjGEOM_HFIELD, mjGEOM_MESH, mjGEOM_SDF).
+DATA_GEOM_TYPES = {1, 7, 8}
+
+
+def forget_fitted_meshes(ours):
+    """A primitive geom fitted to a mesh (fitaabb, or the mesh's inertia box)
+    is saved as the primitive it became, without the mesh, which MuJoCo would
+    fit again; geom_dataid, which only names the mesh it came from, is then
+    -1 in what MuJoCo loads back."""
+    if "geom_dataid" in ours and "geom_type" in ours:
+        ours["geom_dataid"] = [d if t in DATA_GEOM_TYPES else -1
+                               for d, t in zip(ours["geom_dataid"], ours["geom_type"])]
+
+
+def compare_all(model, names, ours, theirs, skip, tight, exact):
     mesh_model = ours.get("nmesh", 0) > 0
     failures = []
     for name in names:
