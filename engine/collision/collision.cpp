@@ -104,6 +104,10 @@ GeomShape shape_of(const Model& m, const Data& d, int g) {
       s.hull.neighbour_adr = me.hull_neighbour_adr.data() + adr;
       s.hull.neighbour_count = me.hull_neighbour_count.data() + adr;
       s.hull.neighbours = me.hull_neighbours.data();
+      if (me.vert_count[mesh] < kHillClimbMin) {
+        s.hull.scan_vertices = me.vertices.data() + me.vert_adr[mesh];
+        s.hull.scan_count = me.vert_count[mesh];
+      }
     }
   }
   if (s.type == GeomType::kHfield) {

@@ -49,6 +49,22 @@ Vector3d to_world(const Matrix3d& r, const Vector3d& p, const Vector3d& x) {
   return w + x;
 }
 
+// The vertex farthest along local `dir`, each dot product summed x, y, z in
+// turn: vertex `start` (the previous search's answer) if it is among the
+// farthest, else the first of them.
+int scan_vertices(const Vector3d* vertices, int count, const Vector3d& dir, int start) {
+  int best = start;
+  double best_dot = dot3(dir, vertices[start]);
+  for (int i = 0; i < count; ++i) {
+    const double d = dot3(dir, vertices[i]);
+    if (d > best_dot) {
+      best_dot = d;
+      best = i;
+    }
+  }
+  return best;
+}
+
 // The hull vertex farthest along local `dir` by 3.3.8's climb for GJK and
 // EPA: each pass scans the neighbours of the pass's vertex (not the vertex
 // itself), keeping the first of equal maxima, from `start`, until a pass
@@ -58,16 +74,7 @@ Vector3d to_world(const Matrix3d& r, const Vector3d& p, const Vector3d& x) {
 int climb_hull(const HullView& hull, const Vector3d& dir, int start) {
   const auto along = [&](int i) { return dot3(dir, hull.vertices[i]); };
   if (hull.neighbour_count == nullptr || hull.neighbour_count[0] == 0) {
-    int best = 0;
-    double best_dot = along(0);
-    for (int i = 1; i < hull.vertex_count; ++i) {
-      const double d = along(i);
-      if (d > best_dot) {
-        best_dot = d;
-        best = i;
-      }
-    }
-    return best;
+    return scan_vertices(hull.vertices, hull.vertex_count, dir, 0);
   }
   double best_dot = -std::numeric_limits<float>::max();
   int best = start;
@@ -92,13 +99,17 @@ int climb_hull(const HullView& hull, const Vector3d& dir, int start) {
   return best;
 }
 
-// Which vertex of a box (corner bits x, y, z positive) or mesh hull the
-// support along world `dir` is; -1 for other shapes. A hull is climbed from
-// vertex `climb`.
+// Which vertex of a box (corner bits x, y, z positive) or mesh the support
+// along world `dir` is; -1 for other shapes. A small mesh's index is into
+// its vertices (HullView::scan_vertices), scanned with vertex `climb` kept
+// in a tie, a larger one's into its hull, climbed from vertex `climb`.
 int vertex_index(const GeomShape& g, const Vector3d& dir, int climb) {
   const Vector3d local = to_local(g.mat, dir);
   if (g.type == GeomType::kBox) {
     return (local[0] >= 0 ? 1 : 0) | (local[1] >= 0 ? 2 : 0) | (local[2] >= 0 ? 4 : 0);
+  }
+  if (g.type == GeomType::kMesh && g.hull.scan_vertices != nullptr) {
+    return scan_vertices(g.hull.scan_vertices, g.hull.scan_count, local, climb);
   }
   if (g.type == GeomType::kMesh && g.hull.vertex_count > 0) {
     return climb_hull(g.hull, local, climb);
@@ -170,8 +181,10 @@ Vector3d ccd_support(const GeomShape& g, const Vector3d& dir) {
 // ccd_support, from the hull vertex vertex_index found when there is one:
 // the climb over the hull is most of a mesh's support, done once.
 Vector3d support_at(const GeomShape& g, const Vector3d& dir, int index) {
-  if (g.type == GeomType::kMesh && index >= 0)
-    return to_world(g.mat, g.hull.vertices[index], g.pos);
+  if (g.type == GeomType::kMesh && index >= 0) {
+    const Vector3d* vertices = g.hull.scan_vertices ? g.hull.scan_vertices : g.hull.vertices;
+    return to_world(g.mat, vertices[index], g.pos);
+  }
   return ccd_support(g, dir);
 }
 
@@ -894,6 +907,9 @@ int ccd_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate
   const int iterations = a.mpr_iterations;
   const double tolerance2 = tolerance * tolerance;
   const Vector3d guess = centre_a - centre_b;
+  // A mesh's last support vertex, kept from the cores' search to the
+  // shapes' (3.3.8 searches both with one object per geom).
+  int climb_a = 0, climb_b = 0;
 
   if (is_round(a) || is_round(b)) {
     // The cores first, each round shape's radius and inflation added after.
@@ -904,6 +920,8 @@ int ccd_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate
     if (is_round(b)) cores.inflate_b = 0;
     const Simplex s = gjk(cores, guess, grow_a + grow_b, tolerance2, iterations);
     if (s.separated) return 0;
+    climb_a = cores.climb_a;
+    climb_b = cores.climb_b;
     if (s.distance > tolerance) {
       Vector3d pa, pb;
       simplex_witness(s, pa, pb);
@@ -919,7 +937,7 @@ int ccd_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate
   }
 
   const bool exact = is_polytope(a) && is_polytope(b) && inflate_a == 0 && inflate_b == 0;
-  const Minkowski shapes{a, b, inflate_a, inflate_b, false, false, exact};
+  const Minkowski shapes{a, b, inflate_a, inflate_b, false, false, exact, climb_a, climb_b};
   const Simplex s = gjk(shapes, guess, 0, exact ? 0 : tolerance2, iterations);
   if (s.separated || s.distance > tolerance) return 0;
   Polytope polytope;
@@ -943,6 +961,8 @@ bool ccd_distance(const GeomShape& a, const GeomShape& b, double cutoff, double*
     return *dist < cutoff && pa->allFinite() && pb->allFinite();
   };
 
+  int climb_a = 0, climb_b = 0;  // as in ccd_penetration
+
   if (is_round(a) || is_round(b)) {
     // The cores first, each round shape's radius added after.
     const Minkowski cores{a, b, 0, 0, is_round(a), is_round(b)};
@@ -951,11 +971,13 @@ bool ccd_distance(const GeomShape& a, const GeomShape& b, double cutoff, double*
     const Simplex s = gjk(cores, guess, cutoff + grow_a + grow_b, tolerance2, iterations);
     if (s.separated) return false;
     if (s.distance > tolerance) return apart(s, grow_a, grow_b);
+    climb_a = cores.climb_a;
+    climb_b = cores.climb_b;
   }
 
   // Overlapping shapes get EPA's depth, exact for two polytopes.
   const bool exact = is_polytope(a) && is_polytope(b);
-  const Minkowski shapes{a, b, 0, 0, false, false, exact};
+  const Minkowski shapes{a, b, 0, 0, false, false, exact, climb_a, climb_b};
   const Simplex s = gjk(shapes, guess, cutoff, tolerance2, iterations);
   if (s.separated) return false;
   if (s.distance > tolerance) return apart(s, 0, 0);

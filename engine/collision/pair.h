@@ -25,7 +25,17 @@ struct HullView {
   const int* neighbour_adr = nullptr;    // per vertex, first entry in neighbours
   const int* neighbour_count = nullptr;  // per vertex
   const int* neighbours = nullptr;
+  // A mesh of fewer than kHillClimbMin vertices: all of them, in the mesh's
+  // order, which GJK and EPA scan instead of climbing the hull (nullptr for
+  // larger meshes).
+  const Vector3d* scan_vertices = nullptr;
+  int scan_count = 0;
 };
+
+// Meshes with fewer vertices than this are searched vertex by vertex by
+// GJK and EPA, as MuJoCo 3.3.8 does (mjMESH_HILLCLIMB_MIN); the first of
+// equal maxima in the mesh's order wins a tie.
+constexpr int kHillClimbMin = 10;
 
 // Elevations of a height field (Hfields in model.h): nrow x ncol values in
 // [0, 1], row-major, and the field's size (x, y, z_top, z_bottom).

@@ -16,6 +16,11 @@
 //
 // --only keeps the workloads named (a model's name as in the table, a pile
 // by its box count), for a quick look at one model while tuning.
+//
+//   side_by_side --count-instructions WORKLOAD pliant|mujoco [--steps N]
+//
+// steps one engine alone (the warm-up, then N steps; 200 for a model, 20 for
+// a pile), for callgrind (instruction_counts.sh) or `perf stat`.
 
 #include <mujoco/mujoco.h>
 #include <sys/utsname.h>
@@ -422,6 +427,7 @@ int main(int argc, char** argv) {
   Settings settings;
   bool quick = false;
   std::string count_workload, count_engine;
+  long count_steps = 0;  // 0: 200 for a model, 20 for a pile
   std::vector<std::string> only;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -436,6 +442,8 @@ int main(int argc, char** argv) {
     } else if (arg == "--count-instructions" && i + 2 < argc) {
       count_workload = argv[++i];
       count_engine = argv[++i];
+    } else if (arg == "--steps" && i + 1 < argc) {
+      count_steps = std::max(1L, std::atol(argv[++i]));
     } else if (arg == "--quick") {
       quick = true;
     } else if (arg == "--only" && i + 1 < argc) {
@@ -445,7 +453,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr,
                    "usage: side_by_side [--markdown FILE] [--plot FILE.png] [--rounds R] "
                    "[--repetitions N] [--quick] [--only NAME,NAME] | --count-instructions WORKLOAD "
-                   "pliant|mujoco\n");
+                   "pliant|mujoco [--steps N]\n");
       return 2;
     }
   }
@@ -473,11 +481,13 @@ int main(int argc, char** argv) {
     // 200 counted steps after the usual warm-up (a pile: N boxes, by name).
     for (const Workload& w : models) {
       if (w.name == count_workload)
-        return count_instructions(w, count_engine, settings.warmup, 200);
+        return count_instructions(w, count_engine, settings.warmup,
+                                  count_steps ? count_steps : 200);
     }
     const int boxes = std::atoi(count_workload.c_str());
     if (boxes > 0) {
-      return count_instructions({"pile", "", boxes, 0}, count_engine, 600, 20);
+      return count_instructions({"pile", "", boxes, 0}, count_engine, 600,
+                                count_steps ? count_steps : 20);
     }
     std::fprintf(stderr, "unknown workload %s\n", count_workload.c_str());
     return 2;

@@ -40,10 +40,16 @@ GEOMS = {
     "cylinder": ('type="cylinder" size="0.1 0.08"', 0.13),
     "box": ('type="box" size="0.12 0.09 0.07"', 0.17),
     "mesh": ('type="mesh" mesh="rock"', 0.16),
+    # Fewer than 10 vertices: MuJoCo 3.3.8 scans them all, in the file's
+    # order, where it climbs a larger hull.
+    "cube": ('type="mesh" mesh="cube"', 0.17),
 }
 ROCK = ("0.13 0.01 0.02  -0.11 0.03 -0.01  0.02 0.12 0.03  -0.01 -0.1 0.02  "
         "0.03 0.02 0.11  0.01 -0.02 -0.12  0.08 0.07 -0.05  -0.07 -0.06 0.06  "
         "0.06 -0.08 0.07  -0.05 0.08 -0.07")
+# The box of GEOMS["box"] as a mesh, corners in an order no hull keeps.
+CUBE = ("0.12 0.09 0.07  -0.12 -0.09 -0.07  -0.12 0.09 0.07  0.12 -0.09 -0.07  "
+        "0.12 -0.09 0.07  -0.12 0.09 -0.07  -0.12 -0.09 0.07  0.12 0.09 -0.07")
 
 
 def model_xml(kind, poses, elevation):
@@ -52,6 +58,7 @@ def model_xml(kind, poses, elevation):
              '    <hfield name="field" nrow="%d" ncol="%d" size="%g %g %g %g" elevation="%s"/>'
              % (NROW, NCOL, *SIZE, " ".join("%.6f" % e for e in elevation)),
              '    <mesh name="rock" vertex="%s"/>' % ROCK,
+             '    <mesh name="cube" vertex="%s"/>' % CUBE,
              '  </asset>',
              '  <worldbody>',
              '    <geom name="field" type="hfield" hfield="field" margin="0.005"/>',
