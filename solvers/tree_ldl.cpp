@@ -15,30 +15,27 @@ namespace {
 // ancestor pattern, which is why the layout stays fixed. Row i's ancestors
 // are exactly the ancestors of k from i on, so row i and the tail of row k
 // from slot (k,i) line up slot for slot: the update is one contiguous loop
-// of depth(i) + 1 entries, with no parent chasing.
+// of depth(i) + 1 entries. Row k's ancestors are read from its columns, not
+// by chasing parents, so no address waits for the one before it.
 template <bool kSimple>
 void factor(const TreeSparsity& tree, double* values, double* inverse_diagonal) {
-  // Row lengths (k and its ancestors), parents first, kept in the output
-  // array until it receives 1/D.
-  double* length_of = inverse_diagonal;
-  for (int k = 0; k < tree.n; ++k) {
-    length_of[k] = tree.parent[k] < 0 ? 1 : length_of[tree.parent[k]] + 1;
-  }
+  const int* column = tree.column;
   for (int k = tree.n - 1; k >= 0; --k) {
     const int row_k = tree.address[k];
-    const int length_k = static_cast<int>(length_of[k]);
+    const int length_k = tree.row_end(k) - row_k;
     if (kSimple && tree.is_simple(k)) {
       // A simple dof's ancestors are its body's own (simple too): no updates.
       std::fill(values + row_k + 1, values + row_k + length_k, 0.0);
       continue;
     }
-    const double inverse_diagonal = 1 / values[row_k];
-    int slot_ki = row_k + 1;
-    for (int i = tree.parent[k]; i >= 0; i = tree.parent[i], ++slot_ki) {
-      const double multiplier = values[slot_ki] * inverse_diagonal;
-      double* row_i = values + tree.address[i];
-      const double* tail_k = values + slot_ki;
-      const int length = length_k - (slot_ki - row_k);
+    const double inverse_diagonal_k = 1 / values[row_k];
+    // Slot s of row k holds column column[row_k + s], k's s-th ancestor.
+    for (int s = 1; s < length_k; ++s) {
+      const int slot_ki = row_k + s;
+      const double multiplier = values[slot_ki] * inverse_diagonal_k;
+      double* __restrict row_i = values + tree.address[column[slot_ki]];
+      const double* __restrict tail_k = values + slot_ki;
+      const int length = length_k - s;
       for (int t = 0; t < length; ++t) row_i[t] -= multiplier * tail_k[t];
       values[slot_ki] = multiplier;
     }

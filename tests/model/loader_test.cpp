@@ -202,6 +202,20 @@ TEST(Loader, LineSearchOptions) {
       LoadError);
 }
 
+// multiccd, which Pliant does not apply (one contact per general convex
+// pair), is named by a load note when enabled, and only then.
+TEST(Loader, MulticcdIsNamedByALoadNote) {
+  const auto notes_naming = [](const std::string& flag) {
+    const Model m = load_model_from_string("<mujoco><option><flag multiccd=\"" + flag +
+                                           "\"/></option><worldbody/></mujoco>");
+    int count = 0;
+    for (const std::string& note : m.warnings) count += note.find("multiccd") != std::string::npos;
+    return count;
+  };
+  EXPECT_EQ(notes_naming("enable"), 1);
+  EXPECT_EQ(notes_naming("disable"), 0);
+}
+
 // A shortcut element in a class whose default is another shortcut takes
 // its own kind's gain and bias, as MuJoCo 3.3.8: a <velocity> in a
 // <position kp kv> class has no position term, a <damper> no class gain;
