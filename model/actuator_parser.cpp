@@ -10,31 +10,42 @@
 namespace pliant {
 namespace {
 
-// The attributes every actuator kind reads: name, limits, transmission.
-void read_actuator_common(AttributeReader& reader, ActuatorSpec& actuator) {
+// The attributes the actuator kinds share: name, limits, transmission,
+// each kind taking those MuJoCo 3.3.8's schema gives it (the activation
+// limits, actearly and body are <general>'s; <intvelocity> has actrange and
+// <adhesion> body; <damper> and <adhesion> are always ctrl-limited; an
+// adhesion acts through its body alone; a muscle has no site transmission).
+void read_actuator_common(AttributeReader& reader, const std::string& kind,
+                          ActuatorSpec& actuator) {
+  const bool general = kind == "general", adhesion = kind == "adhesion";
   reader.read("name", actuator.name);
   reader.has("class");
   reader.read("group", actuator.group);
-  read_tristate(reader, "ctrllimited", actuator.ctrllimited);
+  if (kind != "damper" && !adhesion) read_tristate(reader, "ctrllimited", actuator.ctrllimited);
   read_tristate(reader, "forcelimited", actuator.forcelimited);
-  read_tristate(reader, "actlimited", actuator.actlimited);
+  if (general) read_tristate(reader, "actlimited", actuator.actlimited);
   if (reader.read("ctrlrange", actuator.ctrlrange)) actuator.ctrlrange_given = true;
   if (reader.read("forcerange", actuator.forcerange)) actuator.forcerange_given = true;
-  if (reader.read("actrange", actuator.actrange)) actuator.actrange_given = true;
-  read_partial(reader, "gear", actuator.gear, 6);
-  reader.read("cranklength", actuator.cranklength);
-  reader.read("joint", actuator.joint);
-  reader.read("jointinparent", actuator.jointinparent);
-  reader.read("tendon", actuator.tendon);
-  reader.read("site", actuator.site);
-  reader.read("slidersite", actuator.slidersite);
-  reader.read("cranksite", actuator.cranksite);
-  reader.read("lengthrange", actuator.lengthrange);
-  reader.read("refsite", actuator.refsite);
+  if (general || kind == "intvelocity") {
+    if (reader.read("actrange", actuator.actrange)) actuator.actrange_given = true;
+  }
+  if (!adhesion) {
+    read_partial(reader, "gear", actuator.gear, 6);
+    reader.read("cranklength", actuator.cranklength);
+    reader.read("joint", actuator.joint);
+    reader.read("jointinparent", actuator.jointinparent);
+    reader.read("tendon", actuator.tendon);
+    reader.read("slidersite", actuator.slidersite);
+    reader.read("cranksite", actuator.cranksite);
+    reader.read("lengthrange", actuator.lengthrange);
+    if (kind != "muscle") {
+      reader.read("site", actuator.site);
+      reader.read("refsite", actuator.refsite);
+    }
+  }
   read_user_data(reader, actuator.user);
-
-  reader.read("body", actuator.body);
-  reader.read_bool("actearly", actuator.actearly);
+  if (general || adhesion) reader.read("body", actuator.body);
+  if (general) reader.read_bool("actearly", actuator.actearly);
 }
 
 void read_general(AttributeReader& reader, const std::string&, ActuatorSpec& actuator) {
@@ -213,7 +224,7 @@ const std::unordered_map<std::string, ActuatorShortcut>& actuator_shortcuts() {
 
 void parse_actuator(AttributeReader& reader, const std::string& kind, ActuatorSpec& actuator) {
   actuator.kind = kind;
-  read_actuator_common(reader, actuator);
+  read_actuator_common(reader, kind, actuator);
   // The shortcut elements fix the gain, bias and dynamics structure, as
   // MuJoCo 3.x's shortcuts do; the parameters they do not set keep the
   // class's values (so a default <position kp kv> carries over), except

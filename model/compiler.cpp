@@ -518,8 +518,11 @@ class Compiler {
     const int id = g.count();
     Vector3d pos = s.pos, size = s.size;
     Quaterniond quat = s.quat;
-    if (s.fromto && s.type != GeomType::kMesh) {
-      apply_fromto(*s.fromto, s.type, s.where, pos, quat, size);
+    if (s.fromto) apply_fromto(*s.fromto, s.type, s.where, pos, quat, size);
+    if (!s.hfield.empty() && s.type != GeomType::kHfield) {
+      fail(s.where,
+           std::string("'hfield' names the height field of an hfield geom; this geom is a ") +
+               geom_type_name(s.type) + " (write type=\"hfield\", or leave 'hfield' out)");
     }
     check_geom_size(s, size);
     int mesh = -1;
@@ -788,8 +791,10 @@ class Compiler {
         const bool actfrc_limited = resolve_limited(
             js.actuatorfrclimited, js.actuatorfrcrange_given, spec_.compiler.autolimits, "joint",
             "actuatorfrcrange", "actuatorfrclimited", js.where);
-        if (actfrc_limited && js.actuatorfrcrange[0] > js.actuatorfrcrange[1]) {
-          fail(js.where, "attribute 'actuatorfrcrange' of <joint> needs range[0] <= range[1]");
+        if (actfrc_limited && js.actuatorfrcrange[0] >= js.actuatorfrcrange[1]) {
+          fail(js.where,
+               "a joint with 'actuatorfrclimited' needs 'actuatorfrcrange' with range[0] < "
+               "range[1]");
         }
         j.actfrc_limited.push_back(actfrc_limited);
         j.actfrc_range.push_back(js.actuatorfrcrange);
@@ -1076,8 +1081,10 @@ class Compiler {
       // actuatorfrclimited says "true": autolimits does not apply here
       // (measured: a given range alone leaves tendon_actfrclimited 0).
       const bool actfrc_limited = s.actuatorfrclimited == TriState::kTrue;
-      if (actfrc_limited && s.actuatorfrcrange[0] > s.actuatorfrcrange[1]) {
-        fail(s.where, "attribute 'actuatorfrcrange' of <tendon> needs range[0] <= range[1]");
+      if (actfrc_limited && s.actuatorfrcrange[0] >= s.actuatorfrcrange[1]) {
+        fail(s.where,
+             "a tendon with 'actuatorfrclimited' needs 'actuatorfrcrange' with range[0] < "
+             "range[1]");
       }
       t.actfrc_limited.push_back(actfrc_limited);
       t.actfrc_range.push_back(s.actuatorfrcrange);
@@ -1154,12 +1161,33 @@ class Compiler {
   }
 
   // A spatial path starts and ends at a site; a wrapping geom sits between
-  // two sites; a pulley starts a new branch, so it is followed by a site.
+  // two sites; a pulley starts a new branch, so it is followed by a site;
+  // every site has a neighbour that is not a pulley (a branch spans two
+  // sites at least), and no site follows itself (MuJoCo 3.3.8's rules).
   void check_spatial_path(const TendonSpec& s) const {
     const auto& path = s.path;
     auto is_site = [&](size_t k) { return k < path.size() && path[k].type == WrapType::kSite; };
+    auto is_pulley = [&](size_t k) { return path[k].type == WrapType::kPulley; };
+    if (path.size() < 2) {
+      fail(s.where, "a spatial tendon's path needs two <site>s at least (it has one element)");
+    }
     if (!is_site(0) || !is_site(path.size() - 1)) {
       fail(s.where, "a spatial tendon's path must start and end with a <site>");
+    }
+    for (size_t k = 0; k < path.size(); ++k) {
+      if (!is_site(k)) continue;
+      if (k > 0 && is_site(k - 1) && path[k - 1].object == path[k].object) {
+        fail(path[k].where, "site '" + path[k].object +
+                                "' follows itself in the spatial tendon's path (a segment of "
+                                "length zero)");
+      }
+      const bool before = k > 0 && !is_pulley(k - 1);
+      const bool after = k + 1 < path.size() && !is_pulley(k + 1);
+      if (!before && !after) {
+        fail(path[k].where, "site '" + path[k].object +
+                                "' has only pulleys beside it: each branch of a spatial tendon "
+                                "needs two sites at least");
+      }
     }
     for (size_t k = 1; k + 1 < path.size(); ++k) {
       if (path[k].type == WrapType::kSphere && (!is_site(k - 1) || !is_site(k + 1))) {

@@ -412,7 +412,10 @@ void parse_equality(AttributeReader& reader, const CompilerSettings& compiler,
   if (kind == "connect" || kind == "weld") {
     reader.read("body1", equality.obj1);
     reader.read("body2", equality.obj2);
-    reader.read("anchor", equality.anchor);
+    const bool anchor = reader.read("anchor", equality.anchor);
+    if (kind == "connect" && !equality.obj1.empty() && !anchor && !reader.node().find("site1")) {
+      reader.fail("<connect> with 'body1' needs 'anchor' (the point in body1's frame)");
+    }
     // MuJoCo 3.x: the two sites' frames, instead of bodies and an anchor.
     std::string site1, site2;
     const bool has_site1 = reader.read("site1", site1), has_site2 = reader.read("site2", site2);

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -89,6 +90,36 @@ const std::unordered_map<std::string, DefaultParser>& default_parsers() {
   return table;
 }
 
+// An element in a default class sets what its kind shares, never its own
+// name or class, nor what names one object (MuJoCo 3.3.8's schema refuses
+// those there): each is an error at the element.
+void refuse_in_default(const XmlNode& node) {
+  static const std::unordered_map<std::string, std::set<std::string>> kOwn = [] {
+    const std::set<std::string> transmission = {"joint",   "jointinparent", "tendon",
+                                                "site",    "slidersite",    "cranksite",
+                                                "refsite", "body",          "lengthrange"};
+    std::unordered_map<std::string, std::set<std::string>> own = {
+        {"camera", {"target"}},
+        {"light", {"target", "texture"}},
+        {"mesh",
+         {"file", "vertex", "face", "texcoord", "normal", "smoothnormal", "material", "params",
+          "refpos", "refquat", "content_type"}},
+        {"tendon", {"armature", "actuatorfrcrange", "actuatorfrclimited"}},
+        {"pair", {"geom1", "geom2"}}};
+    for (const char* kind : kActuatorKinds) own[kind] = transmission;
+    own["muscle"].insert("tausmooth");
+    return own;
+  }();
+  const auto it = kOwn.find(node.name);
+  for (const XmlAttribute& attribute : node.attributes) {
+    const std::string& a = attribute.name;
+    if (a == "name" || a == "class" || (it != kOwn.end() && it->second.count(a))) {
+      fail_at(node, "'" + a + "' cannot be set in a default class (<default><" + node.name +
+                        ">): it belongs to one element; write it on the element");
+    }
+  }
+}
+
 // The equality constraints, by element name.
 const std::unordered_map<std::string, EqualityType>& equality_types() {
   static const std::unordered_map<std::string, EqualityType> table = {
@@ -166,7 +197,7 @@ class Parser {
     static const std::unordered_map<std::string, SectionParser> table = {
         {"compiler", &Parser::already_parsed},     {"default", &Parser::already_parsed},
         {"option", &Parser::parse_option_element}, {"size", &Parser::parse_size},
-        {"visual", &Parser::parse_visual},         {"custom", &Parser::parse_visual},
+        {"visual", &Parser::parse_visual},         {"custom", &Parser::parse_custom},
         {"statistic", &Parser::parse_statistic},   {"asset", &Parser::parse_assets},
         {"worldbody", &Parser::parse_worldbody},   {"contact", &Parser::parse_contact},
         {"equality", &Parser::parse_equalities},   {"tendon", &Parser::parse_tendons},
@@ -189,6 +220,20 @@ class Parser {
         fail_at(child, "<compiler> takes only <lengthrange> children, found <" + child.name + ">");
       }
       parse_lengthrange(child);
+    }
+    at_most_once(node);
+  }
+
+  // Children of `node` that MJCF allows once (MuJoCo 3.3.8's schema): a
+  // second one is an error at its line. Every child kind, or those listed.
+  static void at_most_once(const XmlNode& node, const std::set<std::string>* only = nullptr) {
+    std::set<std::string> seen;
+    for (const XmlNode& child : node.children) {
+      if (only != nullptr && only->count(child.name) == 0) continue;
+      if (!seen.insert(child.name).second) {
+        fail_at(child, "<" + node.name + "> takes one <" + child.name +
+                           ">; this is the second (write its attributes on the first)");
+      }
     }
   }
 
@@ -215,13 +260,93 @@ class Parser {
     no_children(node);
   }
 
-  // Rendering settings and user data: accepted, not used by the engine,
-  // except the near clipping plane, a camera's default focal length.
+  // Rendering settings: checked as MuJoCo 3.3.8 checks them, not used by
+  // the engine, except the near clipping plane, a camera's default focal
+  // length.
   void parse_visual(const XmlNode& node) {
+    AttributeReader(node, &spec_.notes).finish();
+    static const std::unordered_map<std::string, std::vector<const char*>> kVisual = {
+        {"global",
+         {"cameraid", "orthographic", "fovy", "ipd", "azimuth", "elevation", "linewidth", "glow",
+          "offwidth", "offheight", "realtime", "ellipsoidinertia", "bvactive"}},
+        {"quality", {"shadowsize", "offsamples", "numslices", "numstacks", "numquads"}},
+        {"headlight", {"ambient", "diffuse", "specular", "active"}},
+        {"map",
+         {"stiffness", "stiffnessrot", "force", "torque", "alpha", "fogstart", "fogend", "znear",
+          "zfar", "haze", "shadowclip", "shadowscale", "actuatortendon"}},
+        {"scale",
+         {"forcewidth", "contactwidth", "contactheight", "connect", "com", "camera", "light",
+          "selectpoint", "jointlength", "jointwidth", "actuatorlength", "actuatorwidth",
+          "framelength", "framewidth", "constraint", "slidercrank", "frustum"}},
+        {"rgba",
+         {"fog",
+          "haze",
+          "force",
+          "inertia",
+          "joint",
+          "actuator",
+          "actuatornegative",
+          "actuatorpositive",
+          "com",
+          "camera",
+          "light",
+          "selectpoint",
+          "connect",
+          "contactpoint",
+          "contactforce",
+          "contactfriction",
+          "contacttorque",
+          "contactgap",
+          "rangefinder",
+          "constraint",
+          "slidercrank",
+          "crankbroken",
+          "frustum",
+          "bv",
+          "bvactive"}}};
     for (const XmlNode& child : node.children) {
-      if (child.name != "map") continue;
+      const auto it = kVisual.find(child.name);
+      if (it == kVisual.end()) {
+        unknown_element(child, "visual", "global, quality, headlight, map, scale, rgba");
+      }
       AttributeReader r(child, &spec_.notes);
-      r.read("znear", spec_.visual_znear);
+      if (child.name == "map") r.read("znear", spec_.visual_znear);
+      for (const char* name : it->second) r.has(name);
+      r.finish();
+      no_children(child);
+    }
+    at_most_once(node);
+  }
+
+  // User data (<numeric>, <text>, <tuple>): checked as MuJoCo 3.3.8 checks
+  // it; the engine does not use it.
+  void parse_custom(const XmlNode& node) {
+    AttributeReader(node, &spec_.notes).finish();
+    const auto named = [this](const XmlNode& element, std::initializer_list<const char*> names) {
+      AttributeReader r(element, &spec_.notes);
+      if (!r.has("name")) fail_at(element, "<" + element.name + "> needs a 'name'");
+      for (const char* name : names) r.has(name);
+      r.finish();
+    };
+    for (const XmlNode& child : node.children) {
+      if (child.name == "numeric") {
+        named(child, {"size", "data"});
+        no_children(child);
+      } else if (child.name == "text") {
+        named(child, {"data"});
+        no_children(child);
+      } else if (child.name == "tuple") {
+        named(child, {});
+        for (const XmlNode& element : child.children) {
+          if (element.name != "element") unknown_element(element, "tuple", "element");
+          AttributeReader r(element, &spec_.notes);
+          for (const char* name : {"objtype", "objname", "prm"}) r.has(name);
+          r.finish();
+          no_children(element);
+        }
+      } else {
+        unknown_element(child, "custom", "numeric, text, tuple");
+      }
     }
   }
 
@@ -288,11 +413,19 @@ class Parser {
       if (it == default_parsers().end()) {
         unknown_element(child, "default",
                         "default, geom, site, joint, camera, light, mesh, material, general, "
-                        "motor, position, velocity, muscle, tendon, equality, pair");
+                        "motor, position, velocity, intvelocity, damper, cylinder, muscle, "
+                        "adhesion, tendon, equality, pair");
       }
+      refuse_in_default(child);
       it->second(r, spec_.compiler, classes_[id]);
       no_children(child);
     }
+    static const std::set<std::string> kNotRepeated = [] {
+      std::set<std::string> kinds;
+      for (const auto& [kind, parser] : default_parsers()) kinds.insert(kind);
+      return kinds;
+    }();
+    at_most_once(node, &kNotRepeated);
     for (const XmlNode& child : node.children) {
       if (child.name == "default") parse_default(child, id);
     }
@@ -305,7 +438,9 @@ class Parser {
       if (child.name != "flag") unknown_element(child, "option", "flag");
       AttributeReader r(child, &spec_.notes);
       parse_option_flags(r, spec_.options.flags);
+      no_children(child);
     }
+    at_most_once(node);
   }
 
   void parse_size(const XmlNode& node) {
