@@ -244,6 +244,26 @@ function jacobians(mujoco, model) {
   return out;
 }
 
+// MuJoCo's load errors are C++ exceptions whose object starts with the
+// message: the module's memory, kept here as it is instantiated, gives the
+// text at the exception's address (getExceptionMessage names only the type).
+let wasmMemory = null;
+const instantiate = WebAssembly.instantiate;
+WebAssembly.instantiate = async function (...args) {
+  const result = await instantiate.apply(this, args);
+  const instance = result.instance ?? result;
+  if (instance.exports?.memory) wasmMemory = instance.exports.memory;
+  return result;
+};
+function exceptionText(e) {
+  const name = e?.name ?? (typeof e === 'number' ? 'exception' : String(e));
+  if (!wasmMemory || !e?.excPtr) return String(name);
+  const bytes = new Uint8Array(wasmMemory.buffer);
+  let text = '';
+  for (let i = e.excPtr; i < e.excPtr + 2000 && bytes[i]; ++i) text += String.fromCharCode(bytes[i]);
+  return `${name}: ${text.trim()}`;
+}
+
 const mujoco = await loadMujoco();
 const absolute = path.resolve(modelPath);
 copyModel(mujoco, absolute);
@@ -251,8 +271,7 @@ let model;
 try {
   model = mujoco.MjModel.loadFromXML(absolute);
 } catch (e) {
-  const message = typeof e === 'number' ? mujoco.getExceptionMessage?.(e) ?? String(e) : String(e);
-  console.log(JSON.stringify({error: String(message)}));
+  console.log(JSON.stringify({error: exceptionText(e)}));
   process.exit(2);
 }
 if (!model) {
