@@ -365,7 +365,13 @@ void update_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
   // leaving from its back, each in row order.
   int* changed = w.changed_rows.data();
   int entering = 0, leaving = 0;
+  // A rebuild assembles J^T D J over the quadratic rows before it factors:
+  // nnz (nnz + 1) / 2 products a row (sums of whole numbers: exact).
+  double assembly_work = 0;
   for (int i = 0; i < p.nefc; ++i) {
+    if (w.state[i] == RowState::kQuadratic) {
+      assembly_work += 0.5 * p.row_nnz[i] * (p.row_nnz[i] + 1.0);
+    }
     if (p.type[i] == RowType::kContactElliptic) {
       if (w.state[i] == RowState::kCone || w.state[i] != w.old_state[i]) {
         assemble_and_factor(p, w);
@@ -384,10 +390,10 @@ void update_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
   }
   if (entering + leaving == 0) return;
   // An update touches at most the whole envelope: once the updates would
-  // cost more than refactorising, refactor.
+  // cost more than assembling and refactorising, rebuild.
   double update_work = (entering + leaving) * w.hessian.update_work();
   const double factor_work =
-      w.hessian_blocks ? w.block_hessian.factor_work() : w.hessian.factor_work();
+      assembly_work + (w.hessian_blocks ? w.block_hessian.factor_work() : w.hessian.factor_work());
   const int* position = factor_positions(w);
   if (w.hessian_blocks) {
     // An update walks the elimination tree from the row's first column
