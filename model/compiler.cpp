@@ -1,6 +1,7 @@
 #include "model/compiler.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -207,6 +208,7 @@ class Compiler {
   void compile_textures() {
     for (size_t i = 0; i < spec_.textures.size(); ++i) {
       const TextureSpec& t = spec_.textures[i];
+      check_texture_source(t);
       // A texture from a file and without a name is named after the file
       // (MuJoCo does the same for meshes and height fields).
       const std::string name = t.name.empty() && !t.file.empty()
@@ -217,11 +219,50 @@ class Compiler {
       m_.textures.file.push_back(
           t.file.empty() ? "" : asset_path(t.file, spec_.compiler.texturedir, t.directory));
       m_.textures.builtin.push_back(t.builtin);
+      std::array<std::string, 6> sides;
+      for (size_t k = 0; k < sides.size(); ++k) {
+        if (!t.side_files[k].empty()) {
+          sides[k] = asset_path(t.side_files[k], spec_.compiler.texturedir, t.directory);
+        }
+      }
+      m_.textures.side_files.push_back(sides);
       m_.textures.rgb1.push_back(t.rgb1);
       m_.textures.rgb2.push_back(t.rgb2);
+      // A builtin cube or skybox is six squares stacked, whatever height
+      // says (as MuJoCo 3.3.8 compiles it).
+      const bool builtin = t.builtin != "none";
       m_.textures.width.push_back(t.width);
-      m_.textures.height.push_back(t.height);
+      m_.textures.height.push_back(builtin && t.type != 0 ? 6 * t.width : t.height);
       add_name(ObjectType::kTexture, name, static_cast<int>(i), t.where, "texture");
+    }
+  }
+
+  // Where a texture's pixels come from, refused as MuJoCo 3.3.8 refuses it:
+  // a builtin pattern needs its size, anything else a file (a cube or
+  // skybox also its six side files; a 2d texture has no sides).
+  static void check_texture_source(const TextureSpec& t) {
+    if (t.builtin != "none") {
+      if (t.width <= 0) {
+        fail(t.where, "builtin texture needs a positive 'width' (got " + std::to_string(t.width) +
+                          "); the pattern is width x height pixels");
+      }
+      if (t.type == 0 && t.height <= 0) {
+        fail(t.where,
+             "builtin 2d texture needs a positive 'height' (got " + std::to_string(t.height) + ")");
+      }
+      return;
+    }
+    if (!t.file.empty()) return;
+    if (t.type == 0) {
+      fail(t.where,
+           "2d texture has neither 'file' nor 'builtin' (the side files fileright, ... are for "
+           "cube and skybox textures)");
+    }
+    if (std::all_of(t.side_files.begin(), t.side_files.end(),
+                    [](const std::string& f) { return f.empty(); })) {
+      fail(t.where,
+           "cube or skybox texture has no image: give 'file', the six side files (fileright, "
+           "fileleft, fileup, filedown, filefront, fileback) or 'builtin'");
     }
   }
 

@@ -5,6 +5,7 @@
 
 #include "model/reload_inputs.h"
 #include "model/save_parts.h"
+#include "model/spec.h"
 
 namespace pliant::save {
 namespace {
@@ -19,6 +20,10 @@ void write_texture(const Model& m, int i, XmlElement& asset) {
   e.set_name(t.name[i]);
   e.set("type", t.type[i] >= 0 && t.type[i] < 3 ? kTypes[t.type[i]] : "cube");
   if (!t.file[i].empty()) e.set("file", std::filesystem::absolute(t.file[i]).string());
+  for (size_t k = 0; k < kTextureSides.size(); ++k) {
+    const std::string& side = t.side_files[i][k];
+    if (!side.empty()) e.set(kTextureSides[k], std::filesystem::absolute(side).string());
+  }
   if (t.builtin[i] != "none") e.set("builtin", t.builtin[i]);
   e.set("rgb1", t.rgb1[i]).set("rgb2", t.rgb2[i]);
   if (t.width[i] != 0) e.set("width", t.width[i]);

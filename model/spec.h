@@ -213,6 +213,10 @@ struct MeshSpec {
   int maxhullvert = -1;
 };
 
+// The attributes naming a cube texture's six side files, in MuJoCo's order.
+inline constexpr std::array<const char*, 6> kTextureSides = {"fileright", "fileleft",  "fileup",
+                                                             "filedown",  "filefront", "fileback"};
+
 struct TextureSpec {
   SourceLocation where;
   std::string name, file, builtin = "none";
@@ -220,6 +224,8 @@ struct TextureSpec {
   int type = 1;           // 0 2d, 1 cube, 2 skybox
   Vector3d rgb1{0.8, 0.8, 0.8}, rgb2{0.5, 0.5, 0.5};
   int width = 0, height = 0;
+  // A cube's six side files: right, left, up, down, front, back (kTextureSides).
+  std::array<std::string, 6> side_files;
 };
 
 struct MaterialSpec {

@@ -378,6 +378,9 @@ struct Meshes {
 struct Textures {
   std::vector<int> type;  // 0 2d, 1 cube, 2 skybox
   std::vector<std::string> name, file, builtin;
+  // A cube's six side files (right, left, up, down, front, back; empty:
+  // not given), as written in the model, kept for saving it.
+  std::vector<std::array<std::string, 6>> side_files;
   std::vector<Vector3d> rgb1, rgb2;
   std::vector<int> width, height;
   int count() const { return static_cast<int>(type.size()); }

@@ -236,6 +236,15 @@ const std::vector<BadFile>& bad_files() {
       {"joint_actuatorfrclimited_without_range.xml",
        4,
        {"'actuatorfrclimited' needs 'actuatorfrcrange'"}},
+      // Textures: where the pixels come from.
+      {"texture_builtin_without_width.xml",
+       5,
+       {"builtin texture needs a positive 'width' (got 0)"}},
+      {"texture_2d_builtin_without_height.xml",
+       3,
+       {"builtin 2d texture needs a positive 'height' (got 0)"}},
+      {"texture_without_image.xml", 5, {"skybox texture has no image", "fileright"}},
+      {"texture_2d_side_files.xml", 3, {"2d texture has neither 'file' nor 'builtin'"}},
       // Meshes.
       {"missing_mesh_file.xml", 3, {"cannot open mesh file", "does_not_exist.stl"}},
       {"malformed_stl.xml",

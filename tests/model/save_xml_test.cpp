@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -170,6 +171,8 @@ constexpr const char* kFeatureModel = R"(
     <texture name="grid" type="2d" builtin="checker" rgb1="1 1 1" rgb2="0 0 0" width="64"
              height="64"/>
     <material name="floor" texture="grid" texrepeat="4 4" reflectance="0.2"/>
+    <texture name="sky" type="skybox" fileright="sky_r.png" fileleft="sky_l.png"
+             fileup="sky_u.png" filedown="sky_d.png" filefront="sky_f.png" fileback="sky_b.png"/>
     <mesh name="wedge" vertex="0 0 0  1 0 0  0 1 0  0 0 1  0.3 0.3 0.7" scale="0.1 0.2 0.1"
           refquat="0.9 0.1 0.2 0" inertia="convex" maxhullvert="5"/>
     <mesh name="shell" vertex="0 0 0  1 0 0  0 1 0  0 0 1" inertia="shell" refpos="0.1 0 0"/>
@@ -273,6 +276,14 @@ TEST(SaveXml, FeatureModelRoundTrips) {
   // Its arm's inertial frame (three geoms' tensor diagonalised) and a mesh
   // geom's frame are quaternions no text loads into exactly.
   EXPECT_TRUE(test_support::only_quaternion_ulps(difference)) << difference.text();
+  // A skybox from six side files keeps them (written by absolute path).
+  const int sky = reloaded.id(ObjectType::kTexture, "sky");
+  ASSERT_GE(sky, 0);
+  const std::array<std::string, 6> sides{"sky_r.png", "sky_l.png", "sky_u.png",
+                                         "sky_d.png", "sky_f.png", "sky_b.png"};
+  for (size_t k = 0; k < sides.size(); ++k) {
+    EXPECT_EQ(fs::path(reloaded.textures.side_files[sky][k]).filename(), sides[k]);
+  }
   // Nameless objects stay nameless; named ones keep their names.
   EXPECT_EQ(reloaded.geoms.name[0], "");
   EXPECT_EQ(reloaded.id(ObjectType::kGeom, "wrap"), original.id(ObjectType::kGeom, "wrap"));
