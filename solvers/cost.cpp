@@ -4,8 +4,12 @@
 
 namespace pliant {
 
-double row_cost(RowType type, double jar, double r, double d, double frictionloss, double* force,
-                RowState* state) {
+namespace {
+
+// row_cost, inlined into the passes over rows.
+[[gnu::always_inline]] inline double one_row_cost(RowType type, double jar, double r, double d,
+                                                  double frictionloss, double* force,
+                                                  RowState* state) {
   switch (type) {
     case RowType::kEquality:
       break;
@@ -34,6 +38,13 @@ double row_cost(RowType type, double jar, double r, double d, double frictionlos
   *state = RowState::kQuadratic;
   *force = -d * jar;
   return 0.5 * d * jar * jar;
+}
+
+}  // namespace
+
+double row_cost(RowType type, double jar, double r, double d, double frictionloss, double* force,
+                RowState* state) {
+  return one_row_cost(type, jar, r, d, frictionloss, force, state);
 }
 
 double elliptic_cone_cost(const ConeGroup& cone, const double* d, const double* jar, double* force,
@@ -114,7 +125,8 @@ double evaluate_rows(const ConstraintProblem& p, int begin, int end, const doubl
       i += cone.dim;
       continue;
     }
-    cost += row_cost(p.type[i], jar[i], p.R[i], p.D[i], p.frictionloss[i], force + i, state + i);
+    cost +=
+        one_row_cost(p.type[i], jar[i], p.R[i], p.D[i], p.frictionloss[i], force + i, state + i);
     ++i;
   }
   return cost;
