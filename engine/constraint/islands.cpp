@@ -211,18 +211,27 @@ ConstraintProblem gather_island(const ConstraintProblem& whole, IslandScratch& s
   }
   // The rows' entries and values, by chunks of rows (on `parallel`).
   const int chunks = row_chunks(m);
+  const bool dense = whole.dense_hessian;
   parallel_for(parallel, chunks, [&](int c, int) {
     const int end = slice_begin(m, c + 1, chunks);
     for (int r = slice_begin(m, c, chunks); r < end; ++r) {
       const int i = rows[r];
-      const int adr = whole.row_adr[i];
-      int at = q.row_adr[r];
-      for (int k = 0; k < whole.row_nnz[i]; ++k) {
-        const int dof = whole.col[adr + k];
-        if (whole.dense_hessian && s.island_of_dof[dof] != g) continue;
-        q.col[at] = s.local_dof[dof];
-        q.J[at] = whole.J[adr + k];
-        ++at;
+      const int adr = whole.row_adr[i], nnz = whole.row_nnz[i];
+      const int* cols = whole.col + adr;
+      const double* jac = whole.J + adr;
+      int* to_col = q.col.data() + q.row_adr[r];
+      double* to_jac = q.J.data() + q.row_adr[r];
+      if (dense) {
+        for (int k = 0; k < nnz; ++k) {
+          if (s.island_of_dof[cols[k]] != g) continue;
+          *to_col++ = s.local_dof[cols[k]];
+          *to_jac++ = jac[k];
+        }
+      } else {
+        for (int k = 0; k < nnz; ++k) {
+          to_col[k] = s.local_dof[cols[k]];
+          to_jac[k] = jac[k];
+        }
       }
       q.type[r] = whole.type[i];
       q.R[r] = whole.R[i];
