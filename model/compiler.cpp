@@ -216,15 +216,15 @@ class Compiler {
                                    : t.name;
       m_.textures.type.push_back(t.type);
       m_.textures.name.push_back(name);
-      m_.textures.file.push_back(
-          t.file.empty() ? "" : asset_path(t.file, spec_.compiler.texturedir, t.directory));
+      // Image files by the path they are found at (empty: not given).
+      const auto found_at = [&](const std::string& file) {
+        return file.empty() ? std::string()
+                            : asset_path(file, spec_.compiler.texturedir, t.directory);
+      };
+      m_.textures.file.push_back(found_at(t.file));
       m_.textures.builtin.push_back(t.builtin);
       std::array<std::string, 6> sides;
-      for (size_t k = 0; k < sides.size(); ++k) {
-        if (!t.side_files[k].empty()) {
-          sides[k] = asset_path(t.side_files[k], spec_.compiler.texturedir, t.directory);
-        }
-      }
+      std::transform(t.side_files.begin(), t.side_files.end(), sides.begin(), found_at);
       m_.textures.side_files.push_back(sides);
       m_.textures.rgb1.push_back(t.rgb1);
       m_.textures.rgb2.push_back(t.rgb2);

@@ -325,8 +325,9 @@ void parse_texture(AttributeReader& reader, TextureSpec& texture) {
   reader.read("width", texture.width);
   reader.read("height", texture.height);
   // A cube or skybox may come from six files, one a side.
-  for (size_t k = 0; k < kTextureSides.size(); ++k)
+  for (size_t k = 0; k < kTextureSides.size(); ++k) {
     reader.read(kTextureSides[k], texture.side_files[k]);
+  }
   // Visual details accepted and not used by the engine.
   for (const char* name : {"mark", "markrgb", "random", "gridsize", "gridlayout", "hflip", "vflip",
                            "content_type", "colorspace", "nchannel"}) {
