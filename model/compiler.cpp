@@ -16,6 +16,7 @@
 #include "model/hfield_data.h"
 #include "model/mesh.h"
 #include "model/mesh_hull.h"
+#include "model/mesh_polygons.h"
 #include "model/numeric_limits.h"
 #include "model/orientation.h"
 #include "model/unit_quaternion.h"
@@ -148,6 +149,7 @@ class Compiler {
     compile_actuators();
     compile_equalities();
     compile_contacts();
+    compile_mesh_polygons();
     compile_sensors();
     finish_user_data();
     compile_keyframes();
@@ -202,7 +204,36 @@ class Compiler {
     compile_meshes();
     std::vector<const std::vector<Vector3d>*> hull_points;
     for (const ProcessedMesh& p : processed_meshes_) hull_points.push_back(&p.hull_points);
-    compute_mesh_hulls(m_.meshes, hull_points);
+    compute_mesh_hulls(m_.meshes, hull_points, &hull_faces_);
+  }
+
+  // The polygons of each mesh (once geoms and pairs are known): from its
+  // hull's triangles when MuJoCo 3.3.8 builds a hull for it (a geom using
+  // it collides, by contype/conaffinity or an explicit pair, or its inertia
+  // is convex), else from its own triangles.
+  void compile_mesh_polygons() {
+    std::vector<bool> hull(processed_meshes_.size(), false);
+    const auto mark = [&](int g) {
+      const int mesh = m_.geoms.data_id[g];
+      if (m_.geoms.type[g] == GeomType::kMesh && mesh >= 0) hull[mesh] = true;
+    };
+    for (int g = 0; g < m_.geoms.count(); ++g) {
+      if (m_.geoms.contype[g] != 0 || m_.geoms.conaffinity[g] != 0) mark(g);
+    }
+    for (int p = 0; p < m_.pairs.count(); ++p) {
+      mark(m_.pairs.geom1[p]);
+      mark(m_.pairs.geom2[p]);
+    }
+    std::vector<PolygonSource> sources;
+    for (size_t i = 0; i < processed_meshes_.size(); ++i) {
+      const ProcessedMesh& p = processed_meshes_[i];
+      const bool from_hull =
+          (hull[i] || m_.meshes.inertia[i] == static_cast<int>(MeshInertia::kConvex)) &&
+          !hull_faces_[i].empty();
+      sources.push_back(
+          {from_hull ? &hull_faces_[i] : &p.mesh.faces, &p.hull_points, &p.principal_points});
+    }
+    compute_mesh_polygons(m_.meshes, sources);
   }
 
   void compile_textures() {
@@ -1779,6 +1810,8 @@ class Compiler {
   // Where each element's user data was written, by kind (UserKind).
   std::vector<SourceLocation> user_where_[8];
   std::vector<ProcessedMesh> processed_meshes_;
+  // Each mesh's hull triangles (compute_mesh_hulls), empty without a hull.
+  std::vector<std::vector<std::array<int, 3>>> hull_faces_;
   std::vector<Vector3d> xpos0_;
   std::vector<Quaterniond> xquat0_;
   // Attachment number -> its first joint and first mocap body (attach.h).

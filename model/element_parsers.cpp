@@ -566,11 +566,6 @@ void parse_option_flags(AttributeReader& reader, OptionFlags& flags) {
   read_flag("fwdinv", flags.fwdinv);
   read_flag("sensornoise", flags.sensornoise);
   read_flag("multiccd", flags.multiccd);
-  if (flags.multiccd) {
-    reader.note(
-        "'multiccd' is accepted and not used: general convex pairs (meshes, boxes by GJK and "
-        "EPA) get one contact each, where MuJoCo 3.3.8 adds up to 4 from the touching faces");
-  }
   read_flag("eulerdamp", flags.eulerdamp);
   read_flag("autoreset", flags.autoreset);
   read_flag("midphase", flags.midphase);

@@ -362,8 +362,10 @@ ProcessedMesh process_mesh(TriangleMesh raw, const MeshOptions& options,
   out.aabb_max = -out.aabb_min;
   out.mesh.faces = std::move(raw.faces);
   out.mesh.vertices.resize(nv);
+  out.principal_points.resize(nv);
   for (int i = 0; i < nv; ++i) {
     const Eigen::Vector3d p = rot.transpose() * v[i];
+    out.principal_points[i] = p;
     out.aabb_min = out.aabb_min.cwiseMin(p);
     out.aabb_max = out.aabb_max.cwiseMax(p);
     for (int k = 0; k < 3; ++k) out.mesh.vertices[i][k] = static_cast<float>(p[k]);

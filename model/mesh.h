@@ -86,6 +86,9 @@ struct ProcessedMesh {
   // hull vertices instead of MuJoCo's 803, and from the scaled points the
   // same 803 in another order (measured on its eight meshes).
   std::vector<Eigen::Vector3d> hull_points;
+  // The principal-frame vertices in double precision (mesh.vertices holds
+  // them rounded to float): MuJoCo 3.3.8 takes its polygon normals from these.
+  std::vector<Eigen::Vector3d> principal_points;
 };
 
 // Mass properties and principal frame as computed by MuJoCo 3.3.8. Throws

@@ -3,6 +3,7 @@
 // Convex hulls of the compiled meshes, for collision: a mesh geom collides as
 // the convex hull of its vertices. Computed once when the model is compiled.
 
+#include <array>
 #include <vector>
 
 #include "pliant/model.h"
@@ -16,7 +17,9 @@ namespace pliant {
 // hull in (one point per vertex, same order; see ProcessedMesh::hull_points).
 // A mesh whose hull cannot be built (all vertices coplanar or collinear)
 // keeps all its vertices and no neighbours, so support queries scan them
-// all. Never throws.
-void compute_mesh_hulls(Meshes& meshes, const std::vector<const std::vector<Vector3d>*>& points_of);
+// all. Never throws. `faces_of[m]` receives the hull's triangles (mesh
+// vertex indices, qhull's order, wound outwards), empty without a hull.
+void compute_mesh_hulls(Meshes& meshes, const std::vector<const std::vector<Vector3d>*>& points_of,
+                        std::vector<std::vector<std::array<int, 3>>>* faces_of);
 
 }  // namespace pliant

@@ -107,9 +107,10 @@ bool qhull_hull(const std::vector<double>& points, HullOutput output, QhullHull*
     qh_init_B(qh, const_cast<coordT*>(points.data()), n, 3, False);
     qh_qhull(qh);
     qh_triangulate(qh);
-    if (output == HullOutput::kFaces) {
+    if (output != HullOutput::kVertexNeighbours) {
       if (!read_faces(qh, &hull->faces)) ok = false;
-    } else {
+    }
+    if (output != HullOutput::kFaces) {
       // qh_vertexneighbors runs only when neighbours are asked for: faces
       // need no more than the triangulated hull.
       qh_vertexneighbors(qh);

@@ -15,6 +15,7 @@ namespace pliant {
 enum class HullOutput {
   kFaces,             // QhullHull::faces
   kVertexNeighbours,  // QhullHull::vertices and QhullHull::neighbours
+  kAll,               // both
 };
 
 struct QhullHull {

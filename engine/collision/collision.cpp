@@ -92,6 +92,7 @@ GeomShape shape_of(const Model& m, const Data& d, int g) {
   s.mat = d.geom_xmat[g];
   s.rbound = m.geoms.rbound[g];
   s.native_ccd = m.options.flags.nativeccd;
+  s.multiccd = m.options.flags.multiccd;
   s.mpr_tolerance = m.options.mpr_tolerance;
   s.mpr_iterations = m.options.mpr_iterations;
   if (s.type == GeomType::kMesh) {
@@ -107,6 +108,19 @@ GeomShape shape_of(const Model& m, const Data& d, int g) {
       if (me.vert_count[mesh] < kHillClimbMin) {
         s.hull.scan_vertices = me.vertices.data() + me.vert_adr[mesh];
         s.hull.scan_count = me.vert_count[mesh];
+      }
+      if (!me.hull_vertex_id.empty()) s.hull.vertex_id = me.hull_vertex_id.data() + adr;
+      if (mesh < static_cast<int>(me.poly_adr.size())) {
+        MeshPolygons& p = s.polygons;
+        const int poly = me.poly_adr[mesh], vert = me.vert_adr[mesh];
+        p.normal = me.poly_normal.data() + poly;
+        p.vert_adr = me.poly_vert_adr.data() + poly;
+        p.vert_num = me.poly_vert_num.data() + poly;
+        p.vert = me.poly_vert.data();
+        p.map_adr = me.polymap_adr.data() + vert;
+        p.map_num = me.polymap_num.data() + vert;
+        p.map = me.polymap.data();
+        p.vertices = me.vertices.data() + vert;
       }
     }
   }

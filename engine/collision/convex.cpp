@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "engine/collision/pair.h"
+#include "engine/rotation.h"
 
 namespace pliant::collision {
 namespace {
@@ -483,11 +484,101 @@ int mpr_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate
   return 1;
 }
 
+namespace {
+
+bool is_box_or_mesh(const GeomShape& g) {
+  return g.type == GeomType::kBox || g.type == GeomType::kMesh;
+}
+
+// One contact (several for two polytopes when max_contacts > 1) by the
+// pair's method, the margin added back. `climb` carries a mesh's last
+// support vertex from call to call, as 3.3.8 keeps it in its collision
+// objects for the whole pair.
+int contacts_by_method(const GeomShape& a, const GeomShape& b, double margin, RawContact* out,
+                       int max_contacts, int* climb) {
+  const int n = a.native_ccd ? ccd_penetration(a, a.pos, 0.5 * margin, b, b.pos, 0.5 * margin, out,
+                                               max_contacts, climb)
+                             : mpr_penetration(a, a.pos, 0.5 * margin, b, b.pos, 0.5 * margin, out);
+  for (int k = 0; k < n; ++k) out[k].dist = margin + out[k].dist;
+  return n;
+}
+
+// The frame turned by rot about `origin`: mat <- rot mat, pos moved so that
+// origin stays put; every sum in 3.3.8's order.
+void turn_about(const Vector3d& origin, const Matrix3d& rot, Matrix3d& mat, Vector3d& pos) {
+  Matrix3d turned;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      turned(i, j) = rot(i, 0) * mat(0, j) + rot(i, 1) * mat(1, j) + rot(i, 2) * mat(2, j);
+    }
+  }
+  mat = turned;
+  const Vector3d rel(origin[0] - pos[0], origin[1] - pos[1], origin[2] - pos[2]);
+  Vector3d moved;
+  for (int i = 0; i < 3; ++i) {
+    moved[i] = rot(i, 0) * rel[0] + rot(i, 1) * rel[1] + rot(i, 2) * rel[2];
+    moved[i] -= rel[i];
+    pos[i] -= moved[i];
+  }
+}
+
+// MuJoCo 3.3.8's multiccd for the pairs the polygon clipping does not
+// cover: a turns by +-1e-3 rad about each tangent of the first contact at
+// its position, b by the opposite, and each contact found so that lies
+// farther than 1e-3 of the smaller bounding radius from all kept is kept,
+// at the first contact's distance.
+int turned_contacts(const GeomShape& a, const GeomShape& b, double margin, int* climb,
+                    RawContact* out) {
+  Vector3d n = out[0].normal;
+  normalize_or_x(n);
+  Vector3d t1 = n[1] < 0.5 && n[1] > -0.5 ? Vector3d(0, 1, 0) : Vector3d(0, 0, 1);
+  const double along = dot3(n, t1);
+  for (int i = 0; i < 3; ++i) t1[i] -= n[i] * along;
+  normalize_or_x(t1);
+  const Vector3d t2(n[1] * t1[2] - n[2] * t1[1], n[2] * t1[0] - n[0] * t1[2],
+                    n[0] * t1[1] - n[1] * t1[0]);
+  const double tolerance = 1e-3 * std::min(a.rbound, b.rbound);
+  const Vector3d origin = out[0].pos;
+  int count = 1;
+  const Vector3d* axes[2] = {&t1, &t2};
+  for (const Vector3d* axis : axes) {
+    for (const double angle : {-1e-3, 1e-3}) {
+      const Matrix3d rot = quat_matrix(axis_angle_quat(*axis, angle));
+      GeomShape ta = a, tb = b;
+      turn_about(origin, rot, ta.mat, ta.pos);
+      turn_about(origin, rot.transpose(), tb.mat, tb.pos);
+      RawContact found;
+      if (contacts_by_method(ta, tb, margin, &found, 1, climb) != 1) continue;
+      bool distinct = true;
+      for (int k = 0; k < count && distinct; ++k) {
+        const Vector3d d(out[k].pos[0] - found.pos[0], out[k].pos[1] - found.pos[1],
+                         out[k].pos[2] - found.pos[2]);
+        distinct = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) > tolerance;
+      }
+      if (!distinct) continue;
+      found.dist = out[0].dist;
+      out[count++] = found;
+    }
+  }
+  return count;
+}
+
+}  // namespace
+
 int convex_convex(const GeomShape& a, const GeomShape& b, double margin, RawContact* out) {
-  const auto method = a.native_ccd ? ccd_penetration : mpr_penetration;
-  if (method(a, a.pos, 0.5 * margin, b, b.pos, 0.5 * margin, out) == 0) return 0;
-  out->dist = margin + out->dist;
-  return 1;
+  // Two boxes or meshes without margin may give several contacts at once
+  // (GJK and EPA with multiccd); other pairs one, which multiccd then turns
+  // the geoms to add to.
+  const bool polytopes = !(margin > 0) && is_box_or_mesh(a) && is_box_or_mesh(b);
+  const int max_contacts = polytopes && a.multiccd ? 4 : 1;
+  int climb[2] = {0, 0};
+  const int n = contacts_by_method(a, b, margin, out, max_contacts, climb);
+  if (!a.multiccd || n != 1 || (a.native_ccd && max_contacts > 1)) return n;
+  const auto smooth = [](const GeomShape& g) {
+    return g.type == GeomType::kSphere || g.type == GeomType::kEllipsoid;
+  };
+  if (smooth(a) || smooth(b)) return n;
+  return turned_contacts(a, b, margin, climb, out);
 }
 
 }  // namespace pliant::collision

@@ -901,24 +901,28 @@ bool face_contact(const Polytope& p, int face, RawContact* out, Vector3d* pa_out
 }  // namespace
 
 int ccd_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate_a,
-                    const GeomShape& b, const Vector3d& centre_b, double inflate_b,
-                    RawContact* out) {
+                    const GeomShape& b, const Vector3d& centre_b, double inflate_b, RawContact* out,
+                    int max_contacts, int* climb) {
   const double tolerance = a.mpr_tolerance;
   const int iterations = a.mpr_iterations;
   const double tolerance2 = tolerance * tolerance;
   const Vector3d guess = centre_a - centre_b;
   // A mesh's last support vertex, kept from the cores' search to the
   // shapes' (3.3.8 searches both with one object per geom).
-  int climb_a = 0, climb_b = 0;
+  int climb_a = climb ? climb[0] : 0, climb_b = climb ? climb[1] : 0;
+  const auto keep_climbs = [climb](const Minkowski& m) {
+    if (climb) climb[0] = m.climb_a, climb[1] = m.climb_b;
+  };
 
   if (is_round(a) || is_round(b)) {
     // The cores first, each round shape's radius and inflation added after.
-    Minkowski cores{a, b, inflate_a, inflate_b, is_round(a), is_round(b)};
+    Minkowski cores{a, b, inflate_a, inflate_b, is_round(a), is_round(b), false, climb_a, climb_b};
     const double grow_a = is_round(a) ? a.size[0] + inflate_a : 0;
     const double grow_b = is_round(b) ? b.size[0] + inflate_b : 0;
     if (is_round(a)) cores.inflate_a = 0;
     if (is_round(b)) cores.inflate_b = 0;
     const Simplex s = gjk(cores, guess, grow_a + grow_b, tolerance2, iterations);
+    keep_climbs(cores);
     if (s.separated) return 0;
     climb_a = cores.climb_a;
     climb_b = cores.climb_b;
@@ -939,11 +943,34 @@ int ccd_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate
   const bool exact = is_polytope(a) && is_polytope(b) && inflate_a == 0 && inflate_b == 0;
   const Minkowski shapes{a, b, inflate_a, inflate_b, false, false, exact, climb_a, climb_b};
   const Simplex s = gjk(shapes, guess, 0, exact ? 0 : tolerance2, iterations);
-  if (s.separated || s.distance > tolerance) return 0;
+  if (s.separated || s.distance > tolerance) {
+    keep_climbs(shapes);
+    return 0;
+  }
   Polytope polytope;
   const int face = epa(shapes, s, exact ? kTiny : tolerance, iterations, polytope);
-  if (face < 0 || !face_contact(polytope, face, out)) return 0;
-  return out->dist < 0 ? 1 : 0;
+  keep_climbs(shapes);
+  Vector3d pa, pb;
+  if (face < 0 || !face_contact(polytope, face, out, &pa, &pb)) return 0;
+  if (!(out->dist < 0)) return 0;
+  if (max_contacts > 1 && exact) {
+    // A large mesh's supports are numbered on its hull; polygons use the
+    // mesh's own vertex numbers.
+    const auto vertex = [](const GeomShape& g, int i) {
+      return g.type == GeomType::kMesh && g.hull.scan_vertices == nullptr && i >= 0 &&
+                     g.hull.vertex_id != nullptr
+                 ? g.hull.vertex_id[i]
+                 : i;
+    };
+    FaceCorner corners[3];
+    for (int k = 0; k < 3; ++k) {
+      const Vertex& v = polytope.vertex[polytope.face[face].v[k]];
+      corners[k] = {v.pa, v.pb, vertex(a, v.ia), vertex(b, v.ib)};
+    }
+    const int n = face_contacts(a, b, corners, pa, pb, out->dist, max_contacts, out);
+    if (n > 0) return n;
+  }
+  return 1;
 }
 
 bool ccd_distance(const GeomShape& a, const GeomShape& b, double cutoff, double* dist, Vector3d* pa,

@@ -30,6 +30,21 @@ struct HullView {
   // larger meshes).
   const Vector3d* scan_vertices = nullptr;
   int scan_count = 0;
+  const int* vertex_id = nullptr;  // per hull vertex, its vertex in the mesh
+};
+
+// The polygons of a mesh's hull (Meshes::poly_*): normals, corners and the
+// polygons through each vertex, for multi-contact collision. Pointers to
+// one mesh's entries, except `vert` and `map`, which the addresses index.
+struct MeshPolygons {
+  const Vector3d* normal = nullptr;    // per polygon, mesh frame
+  const int* vert_adr = nullptr;       // per polygon, into vert
+  const int* vert_num = nullptr;       // per polygon
+  const int* vert = nullptr;           // corners (mesh vertices), all meshes
+  const int* map_adr = nullptr;        // per mesh vertex, into map
+  const int* map_num = nullptr;        // per mesh vertex
+  const int* map = nullptr;            // polygons through a vertex, all meshes
+  const Vector3d* vertices = nullptr;  // the mesh's vertices
 };
 
 // Meshes with fewer vertices than this are searched vertex by vertex by
@@ -51,8 +66,9 @@ struct GeomShape {
   Vector3d size{0, 0, 0};
   Vector3d pos{0, 0, 0};
   Matrix3d mat = Matrix3d::Identity();
-  HullView hull;      // mesh geoms only
-  HfieldView hfield;  // height-field geoms only
+  HullView hull;          // mesh geoms only
+  MeshPolygons polygons;  // mesh geoms only
+  HfieldView hfield;      // height-field geoms only
   // One prism of a height field (hfield_pairs.cpp): base corners 0-2, top
   // corners 3-5, in the shape's frame. Set, the kHfield shape is that prism.
   const Vector3d* prism = nullptr;
@@ -60,6 +76,7 @@ struct GeomShape {
   // The general convex method: GJK and EPA (the nativeccd flag, on by
   // default) or MPR, and its convergence (options.mpr_tolerance, _iterations).
   bool native_ccd = true;
+  bool multiccd = false;  // several contacts per general convex pair (<flag multiccd>)
   double mpr_tolerance = 1e-6;
   int mpr_iterations = 35;
 };
@@ -111,10 +128,30 @@ int convex_convex(const GeomShape& a, const GeomShape& b, double margin, RawCont
 int mpr_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate_a,
                     const GeomShape& b, const Vector3d& centre_b, double inflate_b,
                     RawContact* out);
-// GJK and EPA with the same arguments and report (gjk_epa.cpp).
+// GJK and EPA with the same arguments and report (gjk_epa.cpp). With
+// max_contacts > 1, two boxes or meshes without inflation may report up to
+// that many contacts (face_contacts). `climb`, when given, holds each mesh's
+// hull vertex to start its support searches from, and receives the last
+// (3.3.8 keeps it from one search of a pair to the next).
 int ccd_penetration(const GeomShape& a, const Vector3d& centre_a, double inflate_a,
-                    const GeomShape& b, const Vector3d& centre_b, double inflate_b,
-                    RawContact* out);
+                    const GeomShape& b, const Vector3d& centre_b, double inflate_b, RawContact* out,
+                    int max_contacts = 1, int* climb = nullptr);
+
+// A corner of EPA's nearest face: its points on a and b and the box corner
+// (bits x 1, y 2, z 4 on the + side) or mesh vertex (local to the mesh)
+// each came from.
+struct FaceCorner {
+  Vector3d pa, pb;
+  int ia, ib;
+};
+
+// MuJoCo 3.3.8's contacts from EPA's face between two boxes or meshes
+// (multi_contact.cpp): pa, pb are EPA's witness points, dist its depth.
+// Writes up to max_contacts contacts to out and returns their count; 0 when
+// the touching features do not line up (EPA's one contact stands).
+int face_contacts(const GeomShape& a, const GeomShape& b, const FaceCorner corner[3],
+                  const Vector3d& pa, const Vector3d& pb, double dist, int max_contacts,
+                  RawContact* out);
 // The signed distance between a and b when below `cutoff` (>= 0), as
 // MuJoCo 3.3.8 measures geom distances with its native convex collision:
 // GJK's nearest points while apart, EPA's witness points when they overlap

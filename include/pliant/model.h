@@ -359,6 +359,17 @@ struct Meshes {
   std::vector<Vector3d> hull_vertices;                        // m
   std::vector<int> hull_neighbour_adr, hull_neighbour_count;  // per hull vertex
   std::vector<int> hull_neighbours;
+  std::vector<int> hull_vertex_id;  // per hull vertex: its vertex in the mesh (local)
+  // The hull's faces as polygons (coplanar hull triangles merged), for
+  // several contacts per pair under <flag multiccd>, compiled as MuJoCo
+  // 3.3.8 compiles them (mesh_polygons.h). Polygon corners and the
+  // vertex-to-polygon map are local to the mesh, addresses global.
+  std::vector<int> poly_adr, poly_num;            // per mesh
+  std::vector<Vector3d> poly_normal;              // per polygon, outward, mesh frame
+  std::vector<int> poly_vert_adr, poly_vert_num;  // per polygon
+  std::vector<int> poly_vert;                     // corners, in order around the polygon
+  std::vector<int> polymap_adr, polymap_num;      // per mesh vertex
+  std::vector<int> polymap;                       // polygons through each vertex
   // What each mesh was made from, so that it can be written back as MJCF
   // (save_xml.h) and rebuilt bit for bit: its vertices as read from the file
   // or the inline data (before scale, refpos and refquat; same count and

@@ -27,45 +27,50 @@
 #include "pliant/model.h"
 
 // X(name, expression over `m`, doc); OWN for sizes MuJoCo does not have.
-#define PLIANT_MODEL_SIZES(X, OWN)                                                      \
-  X(nq, m.nq, "generalised coordinates (qpos)")                                         \
-  X(nv, m.nv, "degrees of freedom (qvel)")                                              \
-  X(nu, m.nu, "actuators (ctrl)")                                                       \
-  X(na, m.na, "activation states (act)")                                                \
-  X(nbody, m.bodies.count(), "bodies, the world body 0 included")                       \
-  X(njnt, m.joints.count(), "joints")                                                   \
-  X(ngeom, m.geoms.count(), "geoms")                                                    \
-  X(nsite, m.sites.count(), "sites")                                                    \
-  X(ncam, m.cameras.count(), "cameras")                                                 \
-  X(nlight, m.lights.count(), "lights")                                                 \
-  X(nmesh, m.meshes.count(), "meshes")                                                  \
-  X(nmeshvert, static_cast<int>(m.meshes.vertices.size()), "mesh vertices, all meshes") \
-  X(nmeshface, static_cast<int>(m.meshes.faces.size()), "mesh faces, all meshes")       \
-  OWN(nmeshhullvert, static_cast<int>(m.meshes.hull_vertices.size()),                   \
-      "convex hull vertices, all meshes")                                               \
-  OWN(nmeshhullnbr, static_cast<int>(m.meshes.hull_neighbours.size()),                  \
-      "hull vertex neighbours, all hulls")                                              \
-  X(nhfield, m.hfields.count(), "height fields")                                        \
-  X(nhfielddata, static_cast<int>(m.hfields.data.size()), "height field elevations")    \
-  X(ntex, m.textures.count(), "textures")                                               \
-  X(nmat, m.materials.count(), "materials")                                             \
-  X(npair, m.pairs.count(), "explicit contact pairs")                                   \
-  X(nexclude, m.excludes.count(), "excluded body pairs")                                \
-  X(neq, m.equalities.count(), "equality constraints")                                  \
-  X(ntendon, m.tendons.count(), "tendons")                                              \
-  X(nwrap, static_cast<int>(m.tendons.wrap_type.size()), "tendon path elements")        \
-  X(nsensor, m.sensors.count(), "sensors")                                              \
-  X(nsensordata, m.sensors.data_size, "sensor values (sensordata)")                     \
-  X(nkey, m.keyframes.count(), "keyframes")                                             \
-  X(nmocap, m.nmocap, "mocap bodies")                                                   \
-  X(nuser_body, m.nuser_body, "user data values per body")                              \
-  X(nuser_jnt, m.nuser_jnt, "user data values per joint")                               \
-  X(nuser_geom, m.nuser_geom, "user data values per geom")                              \
-  X(nuser_site, m.nuser_site, "user data values per site")                              \
-  X(nuser_cam, m.nuser_cam, "user data values per camera")                              \
-  X(nuser_tendon, m.nuser_tendon, "user data values per tendon")                        \
-  X(nuser_actuator, m.nuser_actuator, "user data values per actuator")                  \
-  X(nuser_sensor, m.nuser_sensor, "user data values per sensor")                        \
+#define PLIANT_MODEL_SIZES(X, OWN)                                                         \
+  X(nq, m.nq, "generalised coordinates (qpos)")                                            \
+  X(nv, m.nv, "degrees of freedom (qvel)")                                                 \
+  X(nu, m.nu, "actuators (ctrl)")                                                          \
+  X(na, m.na, "activation states (act)")                                                   \
+  X(nbody, m.bodies.count(), "bodies, the world body 0 included")                          \
+  X(njnt, m.joints.count(), "joints")                                                      \
+  X(ngeom, m.geoms.count(), "geoms")                                                       \
+  X(nsite, m.sites.count(), "sites")                                                       \
+  X(ncam, m.cameras.count(), "cameras")                                                    \
+  X(nlight, m.lights.count(), "lights")                                                    \
+  X(nmesh, m.meshes.count(), "meshes")                                                     \
+  X(nmeshvert, static_cast<int>(m.meshes.vertices.size()), "mesh vertices, all meshes")    \
+  X(nmeshface, static_cast<int>(m.meshes.faces.size()), "mesh faces, all meshes")          \
+  OWN(nmeshhullvert, static_cast<int>(m.meshes.hull_vertices.size()),                      \
+      "convex hull vertices, all meshes")                                                  \
+  OWN(nmeshhullnbr, static_cast<int>(m.meshes.hull_neighbours.size()),                     \
+      "hull vertex neighbours, all hulls")                                                 \
+  X(nmeshpoly, static_cast<int>(m.meshes.poly_normal.size()), "mesh polygons, all meshes") \
+  X(nmeshpolyvert, static_cast<int>(m.meshes.poly_vert.size()),                            \
+    "mesh polygon corners, all meshes")                                                    \
+  X(nmeshpolymap, static_cast<int>(m.meshes.polymap.size()),                               \
+    "vertex-to-polygon entries, all meshes")                                               \
+  X(nhfield, m.hfields.count(), "height fields")                                           \
+  X(nhfielddata, static_cast<int>(m.hfields.data.size()), "height field elevations")       \
+  X(ntex, m.textures.count(), "textures")                                                  \
+  X(nmat, m.materials.count(), "materials")                                                \
+  X(npair, m.pairs.count(), "explicit contact pairs")                                      \
+  X(nexclude, m.excludes.count(), "excluded body pairs")                                   \
+  X(neq, m.equalities.count(), "equality constraints")                                     \
+  X(ntendon, m.tendons.count(), "tendons")                                                 \
+  X(nwrap, static_cast<int>(m.tendons.wrap_type.size()), "tendon path elements")           \
+  X(nsensor, m.sensors.count(), "sensors")                                                 \
+  X(nsensordata, m.sensors.data_size, "sensor values (sensordata)")                        \
+  X(nkey, m.keyframes.count(), "keyframes")                                                \
+  X(nmocap, m.nmocap, "mocap bodies")                                                      \
+  X(nuser_body, m.nuser_body, "user data values per body")                                 \
+  X(nuser_jnt, m.nuser_jnt, "user data values per joint")                                  \
+  X(nuser_geom, m.nuser_geom, "user data values per geom")                                 \
+  X(nuser_site, m.nuser_site, "user data values per site")                                 \
+  X(nuser_cam, m.nuser_cam, "user data values per camera")                                 \
+  X(nuser_tendon, m.nuser_tendon, "user data values per tendon")                           \
+  X(nuser_actuator, m.nuser_actuator, "user data values per actuator")                     \
+  X(nuser_sensor, m.nuser_sensor, "user data values per sensor")                           \
   X(nM, ::pliant::mass_matrix_size(m), "entries of the sparse mass matrix qM")
 
 // Options and statistics: X(name, member, rows, columns, unit, doc).
@@ -244,6 +249,17 @@
       "neighbours of each hull vertex")                                                          \
   OWN(mesh_hullnbr, meshes.hull_neighbours, nmeshhullnbr, 1, "",                                 \
       "hull vertex neighbours, local to the hull")                                               \
+  OWN(mesh_hullvertid, meshes.hull_vertex_id, nmeshhullvert, 1, "",                              \
+      "each hull vertex's vertex in the mesh, local")                                            \
+  X(mesh_polynum, meshes.poly_num, nmesh, 1, "", "polygons of the mesh")                         \
+  X(mesh_polyadr, meshes.poly_adr, nmesh, 1, "", "first polygon of the mesh")                    \
+  X(mesh_polynormal, meshes.poly_normal, nmeshpoly, 3, "", "outward unit normal, mesh frame")    \
+  X(mesh_polyvertadr, meshes.poly_vert_adr, nmeshpoly, 1, "", "first corner in mesh_polyvert")   \
+  X(mesh_polyvertnum, meshes.poly_vert_num, nmeshpoly, 1, "", "corners of the polygon")          \
+  X(mesh_polyvert, meshes.poly_vert, nmeshpolyvert, 1, "", "corner vertices, local to the mesh") \
+  X(mesh_polymapadr, meshes.polymap_adr, nmeshvert, 1, "", "first entry in mesh_polymap")        \
+  X(mesh_polymapnum, meshes.polymap_num, nmeshvert, 1, "", "polygons through the vertex")        \
+  X(mesh_polymap, meshes.polymap, nmeshpolymap, 1, "", "polygons, local to the mesh")            \
   OWN(mesh_sourcevert, meshes.source_vertices, nmeshvert, 3, "",                                 \
       "vertices as read, before scale, refpos and refquat")                                      \
   OWN(mesh_scale, meshes.scale, nmesh, 3, "", "scale applied to the source vertices")            \

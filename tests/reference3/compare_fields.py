@@ -41,6 +41,10 @@ FLOAT_FIELDS = {"geom_rgba", "site_rgba", "tendon_rgba", "mat_rgba", "mat_emissi
                 "light_attenuation", "light_ambient", "light_diffuse", "light_specular",
                 "light_cutoff", "light_exponent", "cam_sensorsize", "cam_intrinsic",
                 "hfield_data"}
+# MuJoCo 3.3.8 divides the +x it gives a zero-area polygon by the polygon's
+# zero size (inf and NaN, printed as null; a degenerate triangle of a mesh
+# that does not collide); Pliant keeps +x there, which these fields accept.
+NONFINITE_IN_MUJOCO = {"mesh_polynormal"}
 QUAT_FIELDS = {"body_quat", "body_iquat", "geom_quat", "site_quat", "cam_quat", "key_mquat"}
 
 
@@ -115,6 +119,10 @@ def compare(name, ours, theirs, mesh_model, tight=False, exact=False):
                         worst, where = error, i
         return None if where < 0 else "quaternion %d differs by %.3g" % (where, worst)
     for i, (a, b) in enumerate(zip(ours, theirs)):
+        if b is None and a is not None and name in NONFINITE_IN_MUJOCO:
+            row = ours[i - i % 3:i - i % 3 + 3]
+            if row == [1.0, 0.0, 0.0] or row == [1, 0, 0]:
+                continue
         if a is None or b is None or (isinstance(a, float) and math.isnan(a)):
             return "entry %d: %s against %s" % (i, a, b)
         if not close(a, b, relative, floor):

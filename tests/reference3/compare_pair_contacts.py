@@ -3,6 +3,7 @@
 
     compare_pair_contacts.py PLIANT TYPE1 TYPE2 [--poses N] [--seed S] [--shallow | --aligned]
                              [--margin M] [--tol T] [--dist-only] [--disable nativeccd]
+                             [--enable multiccd]
 
 TYPE1 and TYPE2 are sphere, capsule, ellipsoid, cylinder, box, mesh (the
 convex inline mesh of compare_hfield_contacts.py, 10 vertices) or cube (the
@@ -14,7 +15,8 @@ between 0.3 and 1.1 times the sum of the bounding radii (0.85 to 1.02 with
 matrices and puts the second beside the first along an axis (stacked boxes,
 where support searches tie). Both engines print the contacts of every keyframe (`--each-key`),
 with their default convex collision (GJK and EPA, `nativeccd`) unless
-`--disable nativeccd` is given. Per pose the contact counts must agree and
+`--disable nativeccd` is given; `--enable multiccd` sets that flag in the
+model (several contacts per pair). Per pose the contact counts must agree and
 each MuJoCo contact is matched to the nearest Pliant contact; dist must agree
 to T (default 1e-9), and pos and the frame too unless `--dist-only` is given
 (EPA stops within ccd_tolerance of the depth; along a flat or gently curved
@@ -34,9 +36,10 @@ def random_quat(rng):
     return [v / n for v in q]
 
 
-def model_xml(first, second, margin, poses):
+def model_xml(first, second, margin, poses, enable=None):
+    flag = '<flag %s="enable"/>' % enable if enable else ''
     lines = ['<mujoco model="pair_%s_%s">' % (first, second),
-             '  <option gravity="0 0 0"/>',
+             '  <option gravity="0 0 0">%s</option>' % flag,
              '  <asset>',
              '    <mesh name="rock" vertex="%s"/>' % ROCK,
              '    <mesh name="cube" vertex="%s"/>' % CUBE,
@@ -106,7 +109,8 @@ def main():
         poses = aligned_poses(first, second, count, rng)
     else:
         poses = random_poses(first, second, count, rng, (0.85, 1.02) if shallow else (0.3, 1.1))
-    both = dump_both(pliant, model_xml(first, second, margin, poses), disable)
+    xml = model_xml(first, second, margin, poses, options.get("--enable"))
+    both = dump_both(pliant, xml, disable)
     if both is None:
         return 1
     ours, theirs = both
