@@ -3,6 +3,9 @@
 // Programming Gems 7), the method MuJoCo 2.2.2 uses for every pair without an
 // analytic function. Each geom is inflated by margin/2 so that shapes closer
 // than the margin overlap; the depth found is then shifted back by the margin.
+// convex_convex, the pair function, picks GJK and EPA (gjk_epa.cpp) or MPR by
+// the nativeccd flag and, with multiccd, adds contacts (multi_contact.cpp,
+// turned_contacts below).
 
 #include <algorithm>
 #include <cmath>

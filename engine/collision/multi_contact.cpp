@@ -13,7 +13,7 @@
 // cylinders, capsules against meshes, and every pair with nativeccd off)
 // take 3.3.8's other rule: both geoms turned by +-1e-3 rad about the first
 // contact's two tangents, and each distinct contact found so kept
-// (perturbed_contacts).
+// (turned_contacts in convex.cpp).
 
 #include <algorithm>
 #include <array>
