@@ -8,16 +8,23 @@
 namespace pliant {
 namespace {
 
-// The unit normal of triangle (a, b, c): (b - a) x (c - a) over its length.
+// (b - a) x (c - a), and its length.
+double triangle_cross(const Vector3d& a, const Vector3d& b, const Vector3d& c, Vector3d* n) {
+  const double ab[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+  const double ac[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+  *n = Vector3d(ab[1] * ac[2] - ab[2] * ac[1], ab[2] * ac[0] - ab[0] * ac[2],
+                ab[0] * ac[1] - ab[1] * ac[0]);
+  const Vector3d& v = *n;
+  return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+}
+
+// The unit normal of triangle (a, b, c): the cross product over its length.
 // Under 1e-14 long, +x over the length, as MuJoCo 3.3.8 computes it (such
 // triangles only come from meshes that do not collide); at length 0, where
 // 3.3.8 leaves inf and NaN, +x itself.
 Vector3d triangle_normal(const Vector3d& a, const Vector3d& b, const Vector3d& c) {
-  const double ab[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
-  const double ac[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-  const Vector3d n(ab[1] * ac[2] - ab[2] * ac[1], ab[2] * ac[0] - ab[0] * ac[2],
-                   ab[0] * ac[1] - ab[1] * ac[0]);
-  const double length = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  Vector3d n;
+  const double length = triangle_cross(a, b, c, &n);
   if (length < 1e-14) return Vector3d(length > 0 ? 1 / length : 1, 0, 0);
   return Vector3d(n[0] / length, n[1] / length, n[2] / length);
 }
@@ -26,13 +33,8 @@ Vector3d triangle_normal(const Vector3d& a, const Vector3d& b, const Vector3d& c
 // computes it: triangle_normal's, except that a zero-area triangle gets
 // (inf, NaN, NaN), which then orders against the others as 3.3.8's does.
 Vector3d grouping_normal(const Vector3d& a, const Vector3d& b, const Vector3d& c) {
-  const Vector3d n = triangle_normal(a, b, c);
-  if (n[0] != 1 || n[1] != 0 || n[2] != 0) return n;
-  const double ab[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
-  const double ac[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-  const double x = ab[1] * ac[2] - ab[2] * ac[1], y = ab[2] * ac[0] - ab[0] * ac[2],
-               z = ab[0] * ac[1] - ab[1] * ac[0];
-  if (std::sqrt(x * x + y * y + z * z) > 0) return n;
+  Vector3d n;
+  if (triangle_cross(a, b, c, &n) > 0) return triangle_normal(a, b, c);
   const double nan = std::numeric_limits<double>::quiet_NaN();
   return Vector3d(std::numeric_limits<double>::infinity(), nan, nan);
 }

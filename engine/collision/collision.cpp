@@ -59,14 +59,6 @@ PairFunction pair_function(GeomType type1, GeomType type2) {
   return convex_convex;
 }
 
-namespace {
-
-constexpr double kMinFriction = 1e-5;  // MuJoCo's mjMINMU
-
-// Contact frame from the normal: rows n, t1, t2. t1 is the pair's proposed
-// tangent when that is at least 0.5 long, else (0, 1, 0), or (0, 0, 1) when
-// |n_y| >= 0.5; it is made orthogonal to n and normalised (a proposal
-// parallel to n leaves nothing, and then t1 is x, as in MuJoCo); t2 = n x t1.
 // Dot products in MuJoCo 3.3.8's order and normalisations by the reciprocal
 // (the rest is element by element): the frame's last bits are its Jacobian
 // rows'.
@@ -83,6 +75,10 @@ Matrix3d contact_frame(Vector3d n, const Vector3d& proposed) {
   frame.row(2) = n.cross(t1);
   return frame;
 }
+
+namespace {
+
+constexpr double kMinFriction = 1e-5;  // MuJoCo's mjMINMU
 
 GeomShape shape_of(const Model& m, const Data& d, int g) {
   GeomShape s;
@@ -109,8 +105,11 @@ GeomShape shape_of(const Model& m, const Data& d, int g) {
         s.hull.scan_vertices = me.vertices.data() + me.vert_adr[mesh];
         s.hull.scan_count = me.vert_count[mesh];
       }
-      if (!me.hull_vertex_id.empty()) s.hull.vertex_id = me.hull_vertex_id.data() + adr;
-      if (mesh < static_cast<int>(me.poly_adr.size())) {
+      // Only multi-contact collision reads the polygons.
+      if (s.multiccd && !me.hull_vertex_id.empty()) {
+        s.hull.vertex_id = me.hull_vertex_id.data() + adr;
+      }
+      if (s.multiccd && mesh < static_cast<int>(me.poly_adr.size())) {
         MeshPolygons& p = s.polygons;
         const int poly = me.poly_adr[mesh], vert = me.vert_adr[mesh];
         p.normal = me.poly_normal.data() + poly;

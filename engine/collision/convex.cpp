@@ -532,14 +532,8 @@ void turn_about(const Vector3d& origin, const Matrix3d& rot, Matrix3d& mat, Vect
 // at the first contact's distance.
 int turned_contacts(const GeomShape& a, const GeomShape& b, double margin, int* climb,
                     RawContact* out) {
-  Vector3d n = out[0].normal;
-  normalize_or_x(n);
-  Vector3d t1 = n[1] < 0.5 && n[1] > -0.5 ? Vector3d(0, 1, 0) : Vector3d(0, 0, 1);
-  const double along = dot3(n, t1);
-  for (int i = 0; i < 3; ++i) t1[i] -= n[i] * along;
-  normalize_or_x(t1);
-  const Vector3d t2(n[1] * t1[2] - n[2] * t1[1], n[2] * t1[0] - n[0] * t1[2],
-                    n[0] * t1[1] - n[1] * t1[0]);
+  const Matrix3d frame = contact_frame(out[0].normal, Vector3d::Zero());
+  const Vector3d t1 = frame.row(1), t2 = frame.row(2);
   const double tolerance = 1e-3 * std::min(a.rbound, b.rbound);
   const Vector3d origin = out[0].pos;
   int count = 1;

@@ -234,13 +234,6 @@ bool same_sign(double a, double b) { return (a > 0 && b > 0) || (a < 0 && b < 0)
 // Norms summed x, y, z (dot3), as 3.3.8 sums them.
 double norm3(const Vector3d& a) { return std::sqrt(dot3(a, a)); }
 
-// v over its length, by the reciprocal as 3.3.8 normalises; +x when v is
-// shorter than 1e-15.
-Vector3d unit_direction(Vector3d v) {
-  normalize_or_x(v);
-  return v;
-}
-
 double det3(const Vector3d& a, const Vector3d& b, const Vector3d& c) {
   return a[0] * (b[1] * c[2] - b[2] * c[1]) + a[1] * (b[2] * c[0] - b[0] * c[2]) +
          a[2] * (b[0] * c[1] - b[1] * c[0]);

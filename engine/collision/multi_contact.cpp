@@ -41,10 +41,6 @@ Vector3d cross(const Vector3d& a, const Vector3d& b) {
   return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
 }
 double norm(const Vector3d& a) { return std::sqrt(dot3(a, a)); }
-Vector3d unit(Vector3d v) {
-  normalize_or_x(v);
-  return v;
-}
 
 // mat l (+ pos), each row summed in order, the offset added last.
 Vector3d world_dir(const Matrix3d& r, double l0, double l1, double l2) {
@@ -151,26 +147,18 @@ void box_sides(const GeomShape& g, int dim, const int* corners, const Vector3d& 
   }
 }
 
-// Unit directions of the box edges from a feature's first point p1 (to p2
-// for an edge; to the three neighbouring corners for a corner), with each
-// edge's far end.
-void box_edges(const GeomShape& g, int dim, const Vector3d& p1, const Vector3d& p2, int corner,
-               Directions& out, Vector3d* ends) {
-  out.count = 0;
-  if (dim == 2) {
-    ends[0] = p2;
-    out.v[0] = unit(sub(p2, p1));
-    out.count = 1;
-  } else if (dim == 1) {
-    const Vector3d& s = g.size;
-    const double x = (corner & 1) ? s[0] : -s[0], y = (corner & 2) ? s[1] : -s[1],
-                 z = (corner & 4) ? s[2] : -s[2];
-    ends[0] = world_point(g, -x, y, z);
-    ends[1] = world_point(g, x, -y, z);
-    ends[2] = world_point(g, x, y, -z);
-    for (int k = 0; k < 3; ++k) out.v[k] = unit(sub(ends[k], p1));
-    out.count = 3;
-  }
+// Unit directions of the box edges from corner p1 to its three neighbouring
+// corners, with each edge's far end.
+void box_corner_edges(const GeomShape& g, const Vector3d& p1, int corner, Directions& out,
+                      Vector3d* ends) {
+  const Vector3d& s = g.size;
+  const double x = (corner & 1) ? s[0] : -s[0], y = (corner & 2) ? s[1] : -s[1],
+               z = (corner & 4) ? s[2] : -s[2];
+  ends[0] = world_point(g, -x, y, z);
+  ends[1] = world_point(g, x, -y, z);
+  ends[2] = world_point(g, x, y, -z);
+  for (int k = 0; k < 3; ++k) out.v[k] = unit_direction(sub(ends[k], p1));
+  out.count = 3;
 }
 
 // The corners of box side `side`, in 3.3.8's order.
@@ -237,31 +225,24 @@ void mesh_sides(const GeomShape& g, int dim, const int* v, Directions& out) {
   }
 }
 
-// Unit directions of the mesh edges from a feature's first point p1 (to
-// p2 for an edge; for a vertex, along each polygon through it towards the
-// polygon's previous corner), with each edge's far end.
-void mesh_edges(const GeomShape& g, int dim, const Vector3d& p1, const Vector3d& p2, int vertex,
-                Directions& out, Vector3d* ends) {
-  out.count = 0;
-  if (dim == 2) {
-    ends[0] = p2;
-    out.v[0] = unit(sub(p2, p1));
-    out.count = 1;
-  } else if (dim == 1) {
-    const MeshPolygons& p = g.polygons;
-    const int count = std::min(p.map_num[vertex], kMaxPolygonCorners);
-    for (int k = 0; k < count; ++k) {
-      const int polygon = p.map[p.map_adr[vertex] + k];
-      const int adr = p.vert_adr[polygon], n = p.vert_num[polygon];
-      for (int j = 0; j < n; ++j) {
-        if (p.vert[adr + j] != vertex) continue;
-        const Vector3d& far = p.vertices[p.vert[adr + (j == 0 ? n - 1 : j - 1)]];
-        ends[k] = world_point(g, far[0], far[1], far[2]);
-        out.v[k] = unit(sub(ends[k], p1));
-      }
+// Unit directions of the mesh edges from vertex p1 (mesh vertex `vertex`)
+// along each polygon through it towards the polygon's previous corner, with
+// each edge's far end.
+void mesh_vertex_edges(const GeomShape& g, const Vector3d& p1, int vertex, Directions& out,
+                       Vector3d* ends) {
+  const MeshPolygons& p = g.polygons;
+  const int count = std::min(p.map_num[vertex], kMaxPolygonCorners);
+  for (int k = 0; k < count; ++k) {
+    const int polygon = p.map[p.map_adr[vertex] + k];
+    const int adr = p.vert_adr[polygon], n = p.vert_num[polygon];
+    for (int j = 0; j < n; ++j) {
+      if (p.vert[adr + j] != vertex) continue;
+      const Vector3d& far = p.vertices[p.vert[adr + (j == 0 ? n - 1 : j - 1)]];
+      ends[k] = world_point(g, far[0], far[1], far[2]);
+      out.v[k] = unit_direction(sub(ends[k], p1));
     }
-    out.count = count;
   }
+  out.count = count;
 }
 
 // The corners of mesh polygon `polygon`, last first (at most 150).
@@ -274,6 +255,42 @@ int mesh_side(const GeomShape& g, int polygon, Vector3d* out) {
     out[j] = world_point(g, v[0], v[1], v[2]);
   }
   return n;
+}
+
+// ---- either shape ----
+
+// The sides (box) or polygons (mesh) a feature of `dim` corners may touch
+// with; `dir` points from the shape towards the other (boxes use it when the
+// feature lies on no single side).
+void feature_sides(const GeomShape& g, int dim, const int* corners, const Vector3d& dir,
+                   Directions& out) {
+  if (g.type == GeomType::kBox) {
+    box_sides(g, dim, corners, dir, out);
+  } else {
+    mesh_sides(g, dim, corners, out);
+  }
+}
+
+// The edges along which a feature of `dim` corners may lie on a face: an
+// edge (p1, p2) itself; from a corner p1 (box corner or mesh vertex
+// `corner`), the edges leaving it.
+void feature_edges(const GeomShape& g, int dim, const Vector3d& p1, const Vector3d& p2, int corner,
+                   Directions& out, Vector3d* ends) {
+  out.count = 0;
+  if (dim == 2) {
+    ends[0] = p2;
+    out.v[0] = unit_direction(sub(p2, p1));
+    out.count = 1;
+  } else if (dim == 1 && g.type == GeomType::kBox) {
+    box_corner_edges(g, p1, corner, out, ends);
+  } else if (dim == 1) {
+    mesh_vertex_edges(g, p1, corner, out, ends);
+  }
+}
+
+// The corners of side or polygon `index`.
+int side_corners(const GeomShape& g, int index, Vector3d* out) {
+  return g.type == GeomType::kBox ? box_side(g, index, out) : mesh_side(g, index, out);
 }
 
 // ---- clipping ----
@@ -451,8 +468,6 @@ bool edge_on_face(const Directions& edges, const Directions& faces, int* edge, i
   return false;
 }
 
-bool is_box(const GeomShape& g) { return g.type == GeomType::kBox; }
-
 }  // namespace
 
 int face_contacts(const GeomShape& a, const GeomShape& b, const FaceCorner corner[3],
@@ -467,35 +482,19 @@ int face_contacts(const GeomShape& a, const GeomShape& b, const FaceCorner corne
   const Vector3d dir = sub(pb, pa), dir_neg = sub(pa, pb);
 
   static thread_local Directions na, nb;
-  if (is_box(a)) {
-    box_sides(a, dim_a, ia, dir_neg, na);
-  } else {
-    mesh_sides(a, dim_a, ia, na);
-  }
-  if (is_box(b)) {
-    box_sides(b, dim_b, ib, dir, nb);
-  } else {
-    mesh_sides(b, dim_b, ib, nb);
-  }
+  feature_sides(a, dim_a, ia, dir_neg, na);
+  feature_sides(b, dim_b, ib, dir, nb);
 
   static thread_local std::array<Vector3d, kMaxPolygonCorners> face_a, face_b, ends;
   int i = 0, j = 0;
   bool edge_a = false, edge_b = false;
   if (!facing(na, nb, &i, &j)) {
     if (dim_a < 3 && dim_a <= dim_b) {
-      if (is_box(a)) {
-        box_edges(a, dim_a, *qa[0], *qa[1], ia[0], na, ends.data());
-      } else {
-        mesh_edges(a, dim_a, *qa[0], *qa[1], ia[0], na, ends.data());
-      }
+      feature_edges(a, dim_a, *qa[0], *qa[1], ia[0], na, ends.data());
       if (!edge_on_face(na, nb, &i, &j)) return 0;
       edge_a = true;
     } else if (dim_b < 3) {
-      if (is_box(b)) {
-        box_edges(b, dim_b, *qb[0], *qb[1], ib[0], nb, ends.data());
-      } else {
-        mesh_edges(b, dim_b, *qb[0], *qb[1], ib[0], nb, ends.data());
-      }
+      feature_edges(b, dim_b, *qb[0], *qb[1], ib[0], nb, ends.data());
       if (!edge_on_face(nb, na, &i, &j)) return 0;
       edge_b = true;
     } else {
@@ -511,16 +510,14 @@ int face_contacts(const GeomShape& a, const GeomShape& b, const FaceCorner corne
     face_a[1] = ends[i];
     count_a = 2;
   } else {
-    const int side = na.index[edge_b ? j : i];
-    count_a = is_box(a) ? box_side(a, side, face_a.data()) : mesh_side(a, side, face_a.data());
+    count_a = side_corners(a, na.index[edge_b ? j : i], face_a.data());
   }
   if (edge_b) {
     face_b[0] = corner[0].pb;
     face_b[1] = ends[i];
     count_b = 2;
   } else {
-    const int side = nb.index[j];
-    count_b = is_box(b) ? box_side(b, side, face_b.data()) : mesh_side(b, side, face_b.data());
+    count_b = side_corners(b, nb.index[j], face_b.data());
   }
 
   // Each contact lies EPA's depth from its partner along the touching face's
@@ -542,7 +539,7 @@ int face_contacts(const GeomShape& a, const GeomShape& b, const FaceCorner corne
   }
   for (int k = 0; k < n; ++k) {
     out[k].dist = dist;
-    out[k].normal = unit(sub(on_a[k], on_b[k]));
+    out[k].normal = unit_direction(sub(on_a[k], on_b[k]));
     out[k].pos = Vector3d(0.5 * (on_a[k][0] + on_b[k][0]), 0.5 * (on_a[k][1] + on_b[k][1]),
                           0.5 * (on_a[k][2] + on_b[k][2]));
     out[k].tangent.setZero();

@@ -195,4 +195,18 @@ inline double normalize_or_x(Vector3d& v) {
   return n;
 }
 
+// v over its length, by the reciprocal as 3.3.8 normalises; +x when v is
+// shorter than kMinValue.
+inline Vector3d unit_direction(Vector3d v) {
+  normalize_or_x(v);
+  return v;
+}
+
+// Contact frame from the normal: rows n, t1, t2. t1 is the pair's proposed
+// tangent when that is at least 0.5 long, else (0, 1, 0), or (0, 0, 1) when
+// |n_y| >= 0.5; it is made orthogonal to n and normalised (a proposal
+// parallel to n leaves nothing, and then t1 is x, as in MuJoCo); t2 = n x t1
+// (collision.cpp).
+Matrix3d contact_frame(Vector3d n, const Vector3d& proposed);
+
 }  // namespace pliant::collision
