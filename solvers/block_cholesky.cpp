@@ -247,8 +247,8 @@ void BlockCholesky::apply_update(int b, int pattern_index, Scratch& scratch) {
   }
 }
 
-bool BlockCholesky::factor_block(int b, Scratch& scratch) {
-  for (int e = source_start_[b]; e < source_start_[b + 1]; ++e) {
+bool BlockCholesky::factor_block(int b, Scratch& scratch, int first_source) {
+  for (int e = first_source < 0 ? source_start_[b] : first_source; e < source_start_[b + 1]; ++e) {
     apply_update(source_block_[e], source_pattern_[e], scratch);
   }
   const int s = start_[b + 1] - start_[b], h = height_[b];
@@ -285,6 +285,11 @@ double BlockCholesky::block_work(int b) const {
   return work;
 }
 
+// A top block's updates of the later top blocks are shared among threads
+// from this many multiply-adds (a few microseconds: a loop's start and end
+// cost about one).
+constexpr double kSharedRoundWork = 16384;
+
 bool BlockCholesky::factor(ParallelLoop* loop) {
   const int threads = loop ? loop->threads() : 1;
   if (threads <= 1 || blocks_ < 2) {
@@ -307,8 +312,33 @@ bool BlockCholesky::factor(ParallelLoop* loop) {
   for (int task = 0; task < tasks; ++task) {
     if (!task_ok_[task]) return false;
   }
-  for (int b : top_blocks_) {
-    if (!factor_block(b, scratch_[0])) return false;
+  // Above the subtrees, right-looking: each top block, once factorised,
+  // updates the later top blocks side by side, each of them taking its
+  // sources in ascending order from where it stopped (the sources in
+  // subtrees first, before any top block is done), so every entry still
+  // sees its sources in order. A round too small to share is left for the
+  // target to take later (on its own turn at the latest).
+  const int top = static_cast<int>(top_blocks_.size());
+  shared_top_rounds_ = 0;
+  if (top == 0) return true;
+  grow(top_resume_, top);
+  for (int k = 0; k < top; ++k) top_resume_[k] = source_start_[top_blocks_[k]];
+  const auto catch_up = [&](int k, int last, Scratch& scratch) {
+    const int t = top_blocks_[k];
+    int e = top_resume_[k];
+    for (; e < source_start_[t + 1] && source_block_[e] <= last; ++e) {
+      apply_update(source_block_[e], source_pattern_[e], scratch);
+    }
+    top_resume_[k] = e;
+  };
+  parallel_for(loop, top,
+               [&](int k, int worker) { catch_up(k, top_blocks_[0] - 1, scratch_[worker]); });
+  for (int k = 0; k < top; ++k) {
+    if (!factor_block(top_blocks_[k], scratch_[0], top_resume_[k])) return false;
+    if (top_round_work_[k] < kSharedRoundWork) continue;
+    ++shared_top_rounds_;
+    parallel_for(loop, top - k - 1,
+                 [&](int i, int worker) { catch_up(k + 1 + i, top_blocks_[k], scratch_[worker]); });
   }
   return true;
 }
@@ -361,6 +391,17 @@ void BlockCholesky::make_schedule(int threads) {
     }
   }
   std::sort(top_blocks_.begin(), top_blocks_.end());
+  // Each top block's updates of the blocks of its pattern (all above the
+  // subtrees), as apply_update() counts them.
+  top_round_work_.assign(top_blocks_.size(), 0.0);
+  for (size_t k = 0; k < top_blocks_.size(); ++k) {
+    const int b = top_blocks_[k];
+    const double width = start_[b + 1] - start_[b];
+    for (int e = pattern_start_[b]; e < pattern_start_[b + 1]; ++e) {
+      const int t = pattern_[e];
+      top_round_work_[k] += width * (start_[t + 1] - start_[t]) * (height_[b] - pattern_row_[e]);
+    }
+  }
   // Deal the subtrees, heaviest first (ties: the lowest block), to the
   // least loaded task.
   std::sort_heap(heap_.begin(), heap_.end());

@@ -66,9 +66,10 @@ class BlockCholesky {
 
   // In place: the lower triangle of H becomes L. False when H is not
   // positive definite. On a loop of several threads, subtrees of the
-  // elimination tree are factorised side by side and the blocks above them
-  // after: each entry takes the same operations in the same order as on one
-  // thread, so the factor is the same to the bit.
+  // elimination tree are factorised side by side, then the blocks above
+  // them one by one, each sharing its updates of the later ones among the
+  // threads: each entry takes the same operations in the same order as on
+  // one thread, so the factor is the same to the bit.
   bool factor(ParallelLoop* loop = nullptr);
   // L L^T +- v v^T for v in the pattern of one constraint row (zero on
   // return), zero before entry `first` (a bound the caller knows spares the
@@ -83,6 +84,9 @@ class BlockCholesky {
   // Blocks the last factor() on several threads gave to its side-by-side
   // tasks (the rest ran after them, on one thread).
   int side_by_side_blocks() const { return static_cast<int>(task_blocks_.size()); }
+  // Blocks above the subtrees whose updates of the later ones the last
+  // factor() on several threads shared among them.
+  int shared_top_rounds() const { return shared_top_rounds_; }
 
   // Multiply-adds of one factor(), and a bound for one rank_one() of a
   // vector whose first non-zero is at `first` (its elimination-tree path).
@@ -117,22 +121,29 @@ class BlockCholesky {
   std::vector<int> source_start_, source_block_, source_pattern_;
   // The parallel factor's schedule for schedule_threads_ threads (0: none
   // since the last analyse): per task, the blocks of its subtrees in
-  // ascending order; then the blocks above every subtree, on one thread.
+  // ascending order; then the blocks above every subtree (the top), in
+  // order, right-looking.
   int schedule_threads_ = 0;
   std::vector<int> task_start_, task_blocks_, top_blocks_;
   std::vector<double> subtree_work_, task_load_;
   std::vector<int> task_of_;                  // a block's task, -1 for the top
   std::vector<std::pair<double, int>> heap_;  // (subtree work, -root)
   std::vector<unsigned char> task_ok_;        // no pivot failed in the task
+  // A top block's next source to take, and its updates of later top blocks
+  // (multiply-adds).
+  std::vector<int> top_resume_;
+  std::vector<double> top_round_work_;
+  int shared_top_rounds_ = 0;
   void make_schedule(int threads);
   double block_work(int b) const;
   // solve()'s steps for one block: the forward step gathering its sources'
   // products (as the one-thread sweep scatters them), and the backward step.
   void forward_block(int b, double* x) const;
   void backward_block(int b, double* x, double* below_x) const;
-  // Block b's panel takes every source's update, then its own columns are
-  // factorised; false when a pivot is not positive.
-  bool factor_block(int b, Scratch& scratch);
+  // Block b's panel takes every source's update (from source index
+  // first_source on, when given), then its own columns are factorised;
+  // false when a pivot is not positive.
+  bool factor_block(int b, Scratch& scratch, int first_source = -1);
   void apply_update(int source, int pattern_index, Scratch& scratch);
   // locate(): each slot's block, and where its column starts in values_.
   std::vector<int> slot_block_, slot_column_;

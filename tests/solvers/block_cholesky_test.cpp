@@ -171,6 +171,33 @@ TEST(BlockCholesky, FactorsAndSolvesTheSameOnAnyThreadCount) {
   }
 }
 
+// A larger scene: the blocks above the subtrees share their updates of
+// the later ones among the threads, and the factor stays the same to the bit.
+TEST(BlockCholesky, TopBlocksShareTheirUpdatesBitIdentically) {
+  std::mt19937_64 rng(11);
+  const CoupledTrees c(200, 800, rng);
+  const Eigen::MatrixXd h = c.hessian(std::vector<bool>(c.nefc, true));
+  BlockCholesky one;
+  c.load(h, one);
+  ASSERT_TRUE(one.factor());
+  for (int threads : {2, 3}) {
+    ReversedLoop loop(threads);
+    BlockCholesky many;
+    c.load(h, many);
+    ASSERT_TRUE(many.factor(&loop));
+    EXPECT_GT(many.shared_top_rounds(), 0) << threads;
+    for (int i = 0; i < c.nv; ++i) {
+      for (int j = 0; j <= i; ++j) {
+        if (h(i, j) == 0) continue;
+        ASSERT_EQ(many.at(i, j), one.at(i, j)) << threads << ": " << i << ", " << j;
+      }
+    }
+    const Eigen::VectorXd b = Eigen::VectorXd::Random(c.nv);
+    const Eigen::VectorXd x = solve(many, b), x_one = solve(one, b);
+    EXPECT_EQ(std::memcmp(x.data(), x_one.data(), sizeof(double) * c.nv), 0) << threads;
+  }
+}
+
 // Rows entering (updates) and leaving (downdates) give the factor of the
 // new matrix: its solves match a fresh factorisation's, and v is returned
 // zero.
