@@ -247,10 +247,20 @@ void BlockCholesky::apply_update(int b, int pattern_index, Scratch& scratch) {
   }
 }
 
-bool BlockCholesky::factor_block(int b, Scratch& scratch, int first_source) {
-  for (int e = first_source < 0 ? source_start_[b] : first_source; e < source_start_[b + 1]; ++e) {
+int BlockCholesky::take_sources(int b, int from, int last, Scratch& scratch) {
+  int e = from;
+  for (; e < source_start_[b + 1] && source_block_[e] <= last; ++e) {
     apply_update(source_block_[e], source_pattern_[e], scratch);
   }
+  return e;
+}
+
+bool BlockCholesky::factor_block(int b, Scratch& scratch) {
+  take_sources(b, source_start_[b], b, scratch);
+  return factor_columns(b);
+}
+
+bool BlockCholesky::factor_columns(int b) {
   const int s = start_[b + 1] - start_[b], h = height_[b];
   double* panel = values_.data() + panel_[b];
   for (int c = 0; c < s; ++c) {
@@ -324,17 +334,14 @@ bool BlockCholesky::factor(ParallelLoop* loop) {
   grow(top_resume_, top);
   for (int k = 0; k < top; ++k) top_resume_[k] = source_start_[top_blocks_[k]];
   const auto catch_up = [&](int k, int last, Scratch& scratch) {
-    const int t = top_blocks_[k];
-    int e = top_resume_[k];
-    for (; e < source_start_[t + 1] && source_block_[e] <= last; ++e) {
-      apply_update(source_block_[e], source_pattern_[e], scratch);
-    }
-    top_resume_[k] = e;
+    top_resume_[k] = take_sources(top_blocks_[k], top_resume_[k], last, scratch);
   };
   parallel_for(loop, top,
                [&](int k, int worker) { catch_up(k, top_blocks_[0] - 1, scratch_[worker]); });
   for (int k = 0; k < top; ++k) {
-    if (!factor_block(top_blocks_[k], scratch_[0], top_resume_[k])) return false;
+    const int b = top_blocks_[k];
+    catch_up(k, b, scratch_[0]);
+    if (!factor_columns(b)) return false;
     if (top_round_work_[k] < kSharedRoundWork) continue;
     ++shared_top_rounds_;
     parallel_for(loop, top - k - 1,

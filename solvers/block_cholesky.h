@@ -140,10 +140,15 @@ class BlockCholesky {
   // products (as the one-thread sweep scatters them), and the backward step.
   void forward_block(int b, double* x) const;
   void backward_block(int b, double* x, double* below_x) const;
-  // Block b's panel takes every source's update (from source index
-  // first_source on, when given), then its own columns are factorised;
+  // Block b's panel takes its sources' updates from source index `from`
+  // on, in order, while the source block is at most `last`; returns the
+  // index of the first source not taken.
+  int take_sources(int b, int from, int last, Scratch& scratch);
+  // Block b's own columns are factorised in place (every source taken);
   // false when a pivot is not positive.
-  bool factor_block(int b, Scratch& scratch, int first_source = -1);
+  bool factor_columns(int b);
+  // Both: every source's update, then the own columns.
+  bool factor_block(int b, Scratch& scratch);
   void apply_update(int source, int pattern_index, Scratch& scratch);
   // locate(): each slot's block, and where its column starts in values_.
   std::vector<int> slot_block_, slot_column_;

@@ -143,6 +143,24 @@ class ReversedLoop final : public ParallelLoop {
   int threads_;
 };
 
+// A factor on several threads holds one thread's entries to the bit, and
+// its solve on the loop gives one thread's x to the bit.
+void expect_same_bits(const CoupledTrees& c, const Eigen::MatrixXd& h, BlockCholesky& one,
+                      BlockCholesky& many, ParallelLoop& loop) {
+  const int threads = loop.threads();
+  for (int i = 0; i < c.nv; ++i) {
+    for (int j = 0; j <= i; ++j) {
+      if (h(i, j) == 0) continue;
+      ASSERT_EQ(many.at(i, j), one.at(i, j)) << threads << ": " << i << ", " << j;
+    }
+  }
+  const Eigen::VectorXd b = Eigen::VectorXd::Random(c.nv);
+  const Eigen::VectorXd x_one = solve(one, b);
+  Eigen::VectorXd x = b;
+  many.solve(x.data(), &loop);
+  EXPECT_EQ(std::memcmp(x.data(), x_one.data(), sizeof(double) * c.nv), 0) << threads;
+}
+
 TEST(BlockCholesky, FactorsAndSolvesTheSameOnAnyThreadCount) {
   std::mt19937_64 rng(7);
   const CoupledTrees c(80, 200, rng);
@@ -159,15 +177,7 @@ TEST(BlockCholesky, FactorsAndSolvesTheSameOnAnyThreadCount) {
     c.load(h, many);
     ASSERT_TRUE(many.factor(&loop));
     EXPECT_GT(many.side_by_side_blocks(), c.nv / CoupledTrees::kTreeDofs / 2) << threads;
-    Eigen::VectorXd x = b;
-    many.solve(x.data(), &loop);
-    for (int i = 0; i < c.nv; ++i) {
-      for (int j = 0; j <= i; ++j) {
-        if (h(i, j) == 0) continue;
-        ASSERT_EQ(many.at(i, j), one.at(i, j)) << threads << ": " << i << ", " << j;
-      }
-    }
-    EXPECT_EQ(std::memcmp(x.data(), x_one.data(), sizeof(double) * c.nv), 0) << threads;
+    expect_same_bits(c, h, one, many, loop);
   }
 }
 
@@ -186,15 +196,7 @@ TEST(BlockCholesky, TopBlocksShareTheirUpdatesBitIdentically) {
     c.load(h, many);
     ASSERT_TRUE(many.factor(&loop));
     EXPECT_GT(many.shared_top_rounds(), 0) << threads;
-    for (int i = 0; i < c.nv; ++i) {
-      for (int j = 0; j <= i; ++j) {
-        if (h(i, j) == 0) continue;
-        ASSERT_EQ(many.at(i, j), one.at(i, j)) << threads << ": " << i << ", " << j;
-      }
-    }
-    const Eigen::VectorXd b = Eigen::VectorXd::Random(c.nv);
-    const Eigen::VectorXd x = solve(many, b), x_one = solve(one, b);
-    EXPECT_EQ(std::memcmp(x.data(), x_one.data(), sizeof(double) * c.nv), 0) << threads;
+    expect_same_bits(c, h, one, many, loop);
   }
 }
 
