@@ -1,6 +1,7 @@
 #include "engine/derivatives.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "engine/actuation.h"
 #include "engine/dynamics.h"
@@ -26,13 +27,19 @@ bool same_chain(const Model& m, int a, int b) {
 // qderiv += scale * row^T row on the entries of the tree pattern only.
 // MuJoCo 2.2.2 stores qDeriv with the sparsity of M, so couplings between
 // dofs on different branches (a tendon across two fingers) are dropped from
-// the implicit integrator's matrix; Pliant keeps the same matrix.
-void add_outer_in_tree_pattern(const Model& m, const Eigen::Ref<const Eigen::RowVectorXd>& row,
-                               double scale, Eigen::MatrixXd& qderiv) {
-  for (int a = 0; a < m.nv; ++a) {
-    if (row[a] == 0) continue;
-    for (int b = 0; b < m.nv; ++b) {
-      if (row[b] != 0 && same_chain(m, a, b)) qderiv(a, b) += scale * row[a] * row[b];
+// the implicit integrator's matrix; Pliant keeps the same matrix. Only the
+// row's non-zero columns (listed into `nonzero`) are visited: an actuator on
+// one joint adds one entry. The row is zero outside columns [begin, end).
+using MatrixRow = Eigen::Ref<const Eigen::RowVectorXd, 0, Eigen::InnerStride<>>;
+void add_outer_in_tree_pattern(const Model& m, const MatrixRow& row, int begin, int end,
+                               double scale, Eigen::MatrixXd& qderiv, std::vector<int>& nonzero) {
+  nonzero.clear();
+  for (int a = begin; a < end; ++a) {
+    if (row[a] != 0) nonzero.push_back(a);
+  }
+  for (const int a : nonzero) {
+    for (const int b : nonzero) {
+      if (same_chain(m, a, b)) qderiv(a, b) += scale * row[a] * row[b];
     }
   }
 }
@@ -43,6 +50,8 @@ void smooth_velocity_derivative(const Model& m, Data& d, bool include_bias,
                                 Eigen::MatrixXd& qderiv) {
   const int nv = m.nv;
   qderiv.setZero(nv, nv);
+  std::vector<int>& nonzero = workspace(d).integrator.value.nonzero_columns;
+  nonzero.reserve(nv);
 
   // Actuators: d force_i / d velocity_i (actuator_velocity_slope) with
   // velocity_i = moment_i qvel, so qDeriv += moment^T diag(slope) moment,
@@ -50,7 +59,9 @@ void smooth_velocity_derivative(const Model& m, Data& d, bool include_bias,
   if (m.options.flags.actuation) {
     for (int i = 0; i < m.nu; ++i) {
       const double slope = actuator_velocity_slope(m, d, i);
-      if (slope != 0) add_outer_in_tree_pattern(m, d.actuator_moment.row(i), slope, qderiv);
+      if (slope != 0)
+        add_outer_in_tree_pattern(m, d.actuator_moment.row(i), d.actuator_moment_begin[i],
+                                  d.actuator_moment_end[i], slope, qderiv, nonzero);
     }
   }
 
@@ -60,7 +71,7 @@ void smooth_velocity_derivative(const Model& m, Data& d, bool include_bias,
     for (int t = 0; t < m.tendons.count(); ++t) {
       const double b = m.tendons.damping[t];
       if (b == 0) continue;
-      add_outer_in_tree_pattern(m, d.ten_J.row(t), -b, qderiv);
+      add_outer_in_tree_pattern(m, d.ten_J.row(t), 0, nv, -b, qderiv, nonzero);
     }
   }
 

@@ -88,7 +88,13 @@ void add_applied_wrenches(const Model& m, const Data& d, VectorXd& qfrc) {
 }
 
 Eigen::MatrixXd dense_mass_matrix(const Model& m, const Data& d) {
-  Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(m.nv, m.nv);
+  Eigen::MatrixXd dense;
+  dense_mass_matrix(m, d, dense);
+  return dense;
+}
+
+void dense_mass_matrix(const Model& m, const Data& d, Eigen::MatrixXd& dense) {
+  dense.setZero(m.nv, m.nv);
   for (int i = 0; i < m.nv; ++i) {
     int slot = m.dofs.madr[i];
     for (int j = i; j >= 0; j = m.dofs.parent[j], ++slot) {
@@ -96,7 +102,6 @@ Eigen::MatrixXd dense_mass_matrix(const Model& m, const Data& d) {
       dense(j, i) = d.qM[slot];
     }
   }
-  return dense;
 }
 
 }  // namespace pliant

@@ -45,5 +45,7 @@ void add_applied_wrenches(const Model& model, const Data& data, VectorXd& qfrc);
 
 // The M column layout helper: M as a dense nv x nv matrix (tests, small nv).
 Eigen::MatrixXd dense_mass_matrix(const Model& model, const Data& data);
+// The same into `dense` (resized to nv x nv; no allocation once it has that size).
+void dense_mass_matrix(const Model& model, const Data& data, Eigen::MatrixXd& dense);
 
 }  // namespace pliant

@@ -1,6 +1,5 @@
 #include "engine/integrators.h"
 
-#include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -38,6 +37,22 @@ void advance(const Model& m, Data& d, const VectorXd& qacc) {
   d.time += h;
 }
 
+// (the matrix in w.factor_input, in M's row-ancestor layout)^-1 (qfrc_smooth
+// + qfrc_constraint), returned in w.force. The factor is a function of its
+// input alone: steps that share the matrix (the velocity and control
+// nudges of the step's derivatives) factor it once.
+const VectorXd& solve_tree_system(const Model& m, const Data& d, IntegratorScratch& w) {
+  if (w.factor_input.size() != w.factored.size() || w.factor_input != w.factored) {
+    w.factored = w.factor_input;
+    w.factor = w.factor_input;
+    w.factor_diagonal.resize(m.nv);
+    tree_ldl_factor(mass_sparsity(m), w.factor.data(), w.factor_diagonal.data());
+  }
+  w.force = d.qfrc_smooth + d.qfrc_constraint;
+  tree_ldl_solve(mass_sparsity(m), w.factor.data(), w.factor_diagonal.data(), w.force.data());
+  return w.force;
+}
+
 }  // namespace
 
 void integrate_euler(const Model& m, Data& d) {
@@ -52,21 +67,10 @@ void integrate_euler(const Model& m, Data& d) {
   }
   // Same tree sparsity as M: only the diagonal changes.
   const double h = m.options.timestep;
-  Workspace& w = workspace(d);
+  IntegratorScratch& w = workspace(d).integrator.value;
   w.factor_input = d.qM;
   for (int i = 0; i < m.nv; ++i) w.factor_input[m.dofs.madr[i]] += h * m.dofs.damping[i];
-  // The factor is a function of its input alone: steps that share M (the
-  // velocity and control nudges of the step's derivatives) factor it once.
-  if (w.factor_input.size() != w.factored.size() || w.factor_input != w.factored) {
-    w.factored = w.factor_input;
-    w.factor = w.factor_input;
-    w.factor_diagonal.resize(m.nv);
-    tree_ldl_factor(mass_sparsity(m), w.factor.data(), w.factor_diagonal.data());
-  }
-  w.force = d.qfrc_smooth + d.qfrc_constraint;
-  tree_ldl_solve(mass_sparsity(m), w.factor.data(), w.factor_diagonal.data(), w.force.data());
-  const VectorXd& qacc = w.force;
-  advance(m, d, qacc);
+  advance(m, d, solve_tree_system(m, d, w));
 }
 
 // Butcher tableau: a = [1/2; 0 1/2; 0 0 1], b = [1/6 1/3 1/3 1/6],
@@ -76,10 +80,15 @@ void integrate_rk4(const Model& m, Data& d) {
   const double h = m.options.timestep;
   const double a[3] = {0.5, 0.5, 1.0};  // the tableau's only non-zeros: a[i][i-1]
   const double b[4] = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
-  const VectorXd qpos0 = d.qpos, qvel0 = d.qvel, act0 = d.act;
-  const VectorXd warmstart = d.qacc;
+  // The stages' state and rates live in the workspace: a step allocates nothing.
+  IntegratorScratch& w = workspace(d).integrator.value;
+  w.rk4_qpos = d.qpos;
+  w.rk4_qvel = d.qvel;
+  w.rk4_act = d.act;
+  w.rk4_warmstart = d.qacc;
+  const VectorXd &qpos0 = w.rk4_qpos, &qvel0 = w.rk4_qvel, &act0 = w.rk4_act;
   const double time0 = d.time;
-  VectorXd stage_vel[4], stage_acc[4], stage_act[4];
+  VectorXd *stage_vel = w.rk4_vel, *stage_acc = w.rk4_acc, *stage_act = w.rk4_act_dot;
   stage_vel[0] = d.qvel;
   stage_acc[0] = d.qacc;
   stage_act[0] = d.act_dot;
@@ -94,7 +103,11 @@ void integrate_rk4(const Model& m, Data& d) {
     stage_acc[i] = d.qacc;
     stage_act[i] = d.act_dot;
   }
-  VectorXd vel = b[0] * stage_vel[0], acc = b[0] * stage_acc[0], act_dot = b[0] * stage_act[0];
+  // The weighted sums, each into its first stage's buffer (no longer needed).
+  VectorXd &vel = stage_vel[0], &acc = stage_acc[0], &act_dot = stage_act[0];
+  vel *= b[0];
+  acc *= b[0];
+  act_dot *= b[0];
   for (int i = 1; i < 4; ++i) {
     vel += b[i] * stage_vel[i];
     acc += b[i] * stage_acc[i];
@@ -105,32 +118,40 @@ void integrate_rk4(const Model& m, Data& d) {
   d.qvel = qvel0 + h * acc;
   if (m.na > 0) advance_activations(m, d, act0, act_dot);
   d.time = time0 + h;
-  d.qacc_warmstart = warmstart;
+  d.qacc_warmstart = w.rk4_warmstart;
 }
 
 void integrate_implicit(const Model& m, Data& d, bool with_bias) {
-  Eigen::MatrixXd qderiv;
+  IntegratorScratch& w = workspace(d).integrator.value;
+  Eigen::MatrixXd& qderiv = w.velocity_derivative;
   smooth_velocity_derivative(m, d, with_bias, qderiv);
+  const double h = m.options.timestep;
   if (!with_bias) {
-    // implicitfast factors M - h qDeriv in the mass matrix's layout, where a
-    // simple body's dofs (body_simple) have a diagonal block: as in MuJoCo
-    // 3.3.8, the derivative's entries between two of them are left out
-    // (measured: a free box in a fluid, whose drag couples its three
-    // translations, steps as if they were zero).
-    const Bodies& b = m.bodies;
-    for (int i = 1; i < m.body_count(); ++i) {
-      if (b.simple[i] == 0) continue;
-      const int first = b.dof_adr[i], count = b.dof_count[i];
-      for (int r = first; r < first + count; ++r) {
-        for (int c = first; c < first + count; ++c) {
-          if (r != c) qderiv(r, c) = 0;
-        }
+    // implicitfast, as MuJoCo 3.3.8: M - h qDeriv in M's own layout (its
+    // lower triangle; qDeriv is symmetric here), factored by the tree's
+    // L^T D L. A simple body's dofs have a diagonal block there, so the
+    // derivative's entries between two of them are left out (measured: a
+    // free box in a fluid, whose drag couples its three translations,
+    // steps as if they were zero).
+    const TreeSparsity tree = mass_sparsity(m);
+    w.factor_input = d.qM;
+    for (int i = 0; i < m.nv; ++i) {
+      for (int slot = tree.address[i]; slot < tree.row_end(i); ++slot) {
+        w.factor_input[slot] -= h * qderiv(i, tree.column[slot]);
       }
     }
+    advance(m, d, solve_tree_system(m, d, w));
+    return;
   }
-  const Eigen::MatrixXd system = dense_mass_matrix(m, d) - m.options.timestep * qderiv;
-  const VectorXd qacc = system.partialPivLu().solve(d.qfrc_smooth + d.qfrc_constraint);
-  advance(m, d, qacc);
+  // implicit: M - h qDeriv is not symmetric (the RNE term); a dense LU.
+  Eigen::MatrixXd& system = w.implicit_system;
+  dense_mass_matrix(m, d, system);
+  system -= h * qderiv;
+  w.implicit_lu.compute(system);
+  w.force = d.qfrc_smooth + d.qfrc_constraint;
+  w.qacc.resize(m.nv);
+  w.qacc.noalias() = w.implicit_lu.solve(w.force);
+  advance(m, d, w.qacc);
 }
 
 void integrate_position(const Model& m, double* qpos, const double* qvel, double h) {

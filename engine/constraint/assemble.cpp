@@ -678,7 +678,7 @@ constexpr int kContactsPerTask = 128;
 
 void assemble_constraints(const Model& m, Data& d) {
   Workspace& w = workspace(d);
-  Assembler rows(m, d, w.assembly, true);
+  Assembler rows(m, d, w.assembly.value, true);
   rows.all_but_contacts();
   const OptionFlags& f = m.options.flags;
   const int count = f.constraint && f.contact ? static_cast<int>(d.contacts.size()) : 0;
@@ -699,7 +699,8 @@ void assemble_constraints(const Model& m, Data& d) {
   }
   const int tasks = (count + kContactsPerTask - 1) / kContactsPerTask;
   w.pool.run(d.threads, tasks, [&](int task, int worker) {
-    AssemblyScratch& scratch = worker == 0 ? w.assembly : w.assembly_workers.value[worker - 1];
+    AssemblyScratch& scratch =
+        worker == 0 ? w.assembly.value : w.assembly_workers.value[worker - 1];
     const int begin = task * kContactsPerTask, end = std::min(count, begin + kContactsPerTask);
     Assembler(m, d, scratch, false)
         .contacts_from(begin, end, w.contact_row_start[begin], w.contact_entry_start[begin]);
