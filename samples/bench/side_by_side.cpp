@@ -12,8 +12,10 @@
 // 0.1 s rounds cannot tell a 10 % margin from the machine's noise.
 //
 //   side_by_side [--markdown FILE] [--plot FILE.png] [--rounds R] [--repetitions N] [--quick]
-//                [--only NAME,NAME] [--warmup N] [--min-steps N]
+//                [--only NAME,NAME] [--warmup N] [--min-steps N] [--model FILE ...]
 //
+// --model adds an MJCF file of your own to the table (named by its folder
+// and file, e.g. unitree_h1/scene); with --only NAME it can be the only row.
 // --only keeps the workloads named (a model's name as in the table, a pile
 // by its box count), for a quick look at one model while tuning.
 // --warmup and --min-steps set the untimed steps and the least steps of a
@@ -433,6 +435,7 @@ int main(int argc, char** argv) {
   long count_steps = 0;              // 0: 200 for a model, 20 for a pile
   long warmup = -1, min_steps = -1;  // -1: the settings' own
   std::vector<std::string> only;
+  std::vector<std::string> extra_models;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--markdown" && i + 1 < argc) {
@@ -454,13 +457,16 @@ int main(int argc, char** argv) {
       warmup = std::max(1L, std::atol(argv[++i]));
     } else if (arg == "--min-steps" && i + 1 < argc) {
       min_steps = std::max(1L, std::atol(argv[++i]));
+    } else if (arg == "--model" && i + 1 < argc) {
+      extra_models.push_back(argv[++i]);
     } else if (arg == "--only" && i + 1 < argc) {
       std::istringstream names(argv[++i]);
       for (std::string name; std::getline(names, name, ',');) only.push_back(name);
     } else {
       std::fprintf(stderr,
                    "usage: side_by_side [--markdown FILE] [--plot FILE.png] [--rounds R] "
-                   "[--repetitions N] [--quick] [--only NAME,NAME] [--warmup N] [--min-steps N] | "
+                   "[--repetitions N] [--quick] [--only NAME,NAME] [--warmup N] [--min-steps N] "
+                   "[--model FILE ...] | "
                    "--count-instructions WORKLOAD "
                    "pliant|mujoco [--steps N]\n");
       return 2;
@@ -485,6 +491,11 @@ int main(int argc, char** argv) {
       {"finger", test_models + "/dm_control/finger.xml", 0, 0.1},
       {"robotiq_2f85 scene", test_models + "/menagerie/robotiq_2f85/scene.xml", 0, 0.1},
   };
+  for (const std::string& file : extra_models) {
+    const std::filesystem::path path(file);
+    const std::string name = (path.parent_path().filename() / path.stem()).string();
+    models.push_back({name, file, 0, 0.1});
+  }
   std::vector<int> piles =
       quick ? std::vector<int>{10, 100, 300, 1000} : std::vector<int>{10, 100, 300, 1000, 3000};
 
