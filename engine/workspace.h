@@ -10,9 +10,9 @@
 
 #include "engine/collision/collision_scratch.h"
 #include "engine/constraint/islands.h"
-#include "engine/kept.h"
 #include "engine/thread_pool.h"
 #include "pliant/eigen_types.h"
+#include "solvers/kept.h"
 #include "solvers/workspace.h"
 
 namespace pliant {

@@ -124,8 +124,8 @@ void BlockCholesky::analyse(const ConstraintProblem& p, const TreeOrdering& orde
   }
   grow(gathered_, tallest);
   inverse_diagonal_.resize(n_);
-  if (scratch_.empty()) scratch_.resize(1);
-  for (Scratch& scratch : scratch_) {
+  if (scratch_.value.empty()) scratch_.value.resize(1);
+  for (Scratch& scratch : scratch_.value) {
     grow(scratch.relative, tallest);
     grow(scratch.multipliers, widest);
     grow(scratch.multiplied, widest);
@@ -304,7 +304,7 @@ bool BlockCholesky::factor(ParallelLoop* loop) {
   const int threads = loop ? loop->threads() : 1;
   if (threads <= 1 || blocks_ < 2) {
     for (int b = 0; b < blocks_; ++b) {
-      if (!factor_block(b, scratch_[0])) return false;
+      if (!factor_block(b, scratch_.value[0])) return false;
     }
     return true;
   }
@@ -315,7 +315,7 @@ bool BlockCholesky::factor(ParallelLoop* loop) {
   parallel_for(loop, tasks, [&](int task, int worker) {
     bool ok = true;
     for (int k = task_start_[task]; k < task_start_[task + 1] && ok; ++k) {
-      ok = factor_block(task_blocks_[k], scratch_[worker]);
+      ok = factor_block(task_blocks_[k], scratch_.value[worker]);
     }
     task_ok_[task] = ok;
   });
@@ -337,15 +337,16 @@ bool BlockCholesky::factor(ParallelLoop* loop) {
     top_resume_[k] = take_sources(top_blocks_[k], top_resume_[k], last, scratch);
   };
   parallel_for(loop, top,
-               [&](int k, int worker) { catch_up(k, top_blocks_[0] - 1, scratch_[worker]); });
+               [&](int k, int worker) { catch_up(k, top_blocks_[0] - 1, scratch_.value[worker]); });
   for (int k = 0; k < top; ++k) {
     const int b = top_blocks_[k];
-    catch_up(k, b, scratch_[0]);
+    catch_up(k, b, scratch_.value[0]);
     if (!factor_columns(b)) return false;
     if (top_round_work_[k] < kSharedRoundWork) continue;
     ++shared_top_rounds_;
-    parallel_for(loop, top - k - 1,
-                 [&](int i, int worker) { catch_up(k + 1 + i, top_blocks_[k], scratch_[worker]); });
+    parallel_for(loop, top - k - 1, [&](int i, int worker) {
+      catch_up(k + 1 + i, top_blocks_[k], scratch_.value[worker]);
+    });
   }
   return true;
 }
@@ -360,9 +361,10 @@ constexpr int kTasksPerThread = 2;
 // least loaded task.
 void BlockCholesky::make_schedule(int threads) {
   schedule_threads_ = threads;
-  if (static_cast<int>(scratch_.size()) < threads) scratch_.resize(threads);
-  const size_t rows = scratch_[0].relative.size(), columns = scratch_[0].multipliers.size();
-  for (Scratch& scratch : scratch_) {
+  if (static_cast<int>(scratch_.value.size()) < threads) scratch_.value.resize(threads);
+  const size_t rows = scratch_.value[0].relative.size(),
+               columns = scratch_.value[0].multipliers.size();
+  for (Scratch& scratch : scratch_.value) {
     grow(scratch.relative, rows);
     grow(scratch.multipliers, columns);
     grow(scratch.multiplied, columns);
@@ -510,11 +512,11 @@ void BlockCholesky::solve(double* x, ParallelLoop* loop) const {
     });
     for (int b : top_blocks_) forward_block(b, x);
     for (auto b = top_blocks_.rbegin(); b != top_blocks_.rend(); ++b) {
-      backward_block(*b, x, scratch_[0].gathered.data());
+      backward_block(*b, x, scratch_.value[0].gathered.data());
     }
     parallel_for(loop, tasks, [&](int task, int worker) {
       for (int k = task_start_[task + 1] - 1; k >= task_start_[task]; --k) {
-        backward_block(task_blocks_[k], x, scratch_[worker].gathered.data());
+        backward_block(task_blocks_[k], x, scratch_.value[worker].gathered.data());
       }
     });
     return;

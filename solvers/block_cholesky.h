@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "solvers/constraint_problem.h"
+#include "solvers/kept.h"
 #include "solvers/parallel_loop.h"
 
 namespace pliant {
@@ -115,7 +116,8 @@ class BlockCholesky {
     std::vector<const double*> multiplied;
     std::vector<double> gathered;  // solve(): one panel's x below its own rows
   };
-  mutable std::vector<Scratch> scratch_;
+  // Kept through a Data's reset (its contents are rewritten before use).
+  mutable Kept<std::vector<Scratch>> scratch_;
   // The blocks updating each block (those whose pattern holds it), in
   // ascending order, with the index in their pattern where it is found.
   std::vector<int> source_start_, source_block_, source_pattern_;

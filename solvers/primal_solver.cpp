@@ -16,8 +16,9 @@ void SolverWorkspace::prepare(const ConstraintProblem& p) {
   }
   scratch_nv.resize(nv);
   const int threads = p.parallel ? p.parallel->threads() : 1;
-  if (static_cast<int>(worker_gathered.size()) < threads - 1) worker_gathered.resize(threads - 1);
-  for (int k = 0; k < threads - 1; ++k) grow(worker_gathered[k], nv);
+  std::vector<std::vector<double>>& gathered_by = worker_gathered.value;
+  if (static_cast<int>(gathered_by.size()) < threads - 1) gathered_by.resize(threads - 1);
+  for (int k = 0; k < threads - 1; ++k) grow(gathered_by[k], nv);
   for (auto* v : {&jar, &jv}) grow(*v, nefc);
   grow(live_rows, nefc);
   grow(changed_rows, nefc);
@@ -74,8 +75,9 @@ void find_column_ranges(const ConstraintProblem& p, SolverWorkspace& w) {
   for (int t = 0; t <= ranges; ++t) {
     w.range_column[t] = slice_begin(p.nv, t, ranges);
   }
-  if (static_cast<int>(w.range_runs.size()) < ranges) w.range_runs.resize(ranges);
-  for (int t = 0; t < ranges; ++t) w.range_runs[t].clear();
+  std::vector<std::vector<int>>& runs = w.range_runs.value;
+  if (static_cast<int>(runs.size()) < ranges) runs.resize(ranges);
+  for (int t = 0; t < ranges; ++t) runs[t].clear();
   auto range_of = [&](int column) {
     int t = static_cast<int>(static_cast<long long>(column) * ranges / std::max(p.nv, 1));
     while (t + 1 < ranges && w.range_column[t + 1] <= column) ++t;
@@ -87,7 +89,7 @@ void find_column_ranges(const ConstraintProblem& p, SolverWorkspace& w) {
     if (n == 0) continue;
     const int* cols = p.col + p.row_adr[i];
     const int last = range_of(cols[n - 1]);
-    for (int t = range_of(cols[0]); t <= last; ++t) w.range_runs[t].push_back(i);
+    for (int t = range_of(cols[0]); t <= last; ++t) runs[t].push_back(i);
   }
 }
 
@@ -97,7 +99,7 @@ bool by_column_ranges(const ConstraintProblem& p) {
 }
 
 double* worker_gathered(SolverWorkspace& w, int worker) {
-  return worker == 0 ? w.gathered.data() : w.worker_gathered[worker - 1].data();
+  return worker == 0 ? w.gathered.data() : w.worker_gathered.value[worker - 1].data();
 }
 
 // y = J x over rows [begin, end), a run's entries of x gathered once (each
@@ -135,7 +137,7 @@ void jacobian_transpose_range(const ConstraintProblem& p, SolverWorkspace& w, in
                               const double* f, double* y) {
   const int first = w.range_column[t], past = w.range_column[t + 1];
   std::fill(y + first, y + past, 0.0);
-  for (const int start : w.range_runs[t]) {
+  for (const int start : w.range_runs.value[t]) {
     const int end = w.row_run_end[start], n = p.row_nnz[start];
     const int* cols = p.col + p.row_adr[start];
     int k0 = 0;

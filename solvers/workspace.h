@@ -12,6 +12,7 @@
 #include "solvers/cost.h"
 #include "solvers/envelope_cholesky.h"
 #include "solvers/grow.h"
+#include "solvers/kept.h"
 #include "solvers/tree_ordering.h"
 
 namespace pliant {
@@ -31,9 +32,9 @@ struct SolverWorkspace {
   // On a parallel loop: worker k's `gathered` at k - 1, and J^T f by column
   // ranges, range t holding columns [range_column[t], range_column[t + 1])
   // and visiting the runs (their first rows) in range_runs[t].
-  std::vector<std::vector<double>> worker_gathered;
+  Kept<std::vector<std::vector<double>>> worker_gathered;
   std::vector<int> range_column;
-  std::vector<std::vector<int>> range_runs;
+  Kept<std::vector<std::vector<int>>> range_runs;
   std::vector<RowState> state, old_state;
   std::vector<double> cone_hessian;      // kMaxConeDim^2 per cone
   std::vector<double> cone_product;      // Hc Jc for one cone

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/kept.h"
 #include "pliant/contact.h"
+#include "solvers/kept.h"
 
 namespace pliant {
 

@@ -10,8 +10,8 @@
 
 #include <vector>
 
-#include "engine/kept.h"
 #include "solvers/constraint_problem.h"
+#include "solvers/kept.h"
 #include "solvers/workspace.h"
 
 namespace pliant {
