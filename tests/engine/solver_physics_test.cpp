@@ -74,6 +74,17 @@ void operator delete(void* p, size_t) noexcept { std::free(p); }
 namespace pliant {
 namespace {
 
+// The heap allocations `run` makes (counted only where
+// PLIANT_COUNTS_ALLOCATIONS).
+template <class Run>
+long allocations_during(Run&& run) {
+  allocations = 0;
+  counting = true;
+  run();
+  counting = false;
+  return allocations.load();
+}
+
 constexpr double kG = 9.81;
 
 // A sphere (radius 0.1) on a plane with the given contact solref/solimp.
@@ -337,12 +348,11 @@ TEST(SolverPhysics, SteadyStateStepDoesNotAllocate) {
         m.options.solver = solver;
         Data d(m);
         for (int s = 0; s < 1500; ++s) step(m, d);  // settle: the contact set stops changing
-        allocations = 0;
-        counting = true;
-        for (int s = 0; s < 100; ++s) step(m, d);
-        counting = false;
-        EXPECT_EQ(allocations.load(), 0)
-            << "nv " << m.nv << " solver " << static_cast<int>(solver) << " " << cone;
+        const long made = allocations_during([&] {
+          for (int s = 0; s < 100; ++s) step(m, d);
+        });
+        EXPECT_EQ(made, 0) << "nv " << m.nv << " solver " << static_cast<int>(solver) << " "
+                           << cone;
         EXPECT_GT(d.efc.count(), 0);
       }
     }
@@ -356,18 +366,17 @@ TEST(SolverPhysics, SteadyStateStepDoesNotAllocate) {
     m.options.jacobian = JacobianLayout::kSparse;
     Data d(m);
     for (int s = 0; s < 1500; ++s) step(m, d);
-    allocations = 0;
-    counting = true;
-    for (int s = 0; s < 100; ++s) step(m, d);
-    counting = false;
-    EXPECT_EQ(allocations.load(), 0) << "block factor, " << cone;
+    const long made = allocations_during([&] {
+      for (int s = 0; s < 100; ++s) step(m, d);
+    });
+    EXPECT_EQ(made, 0) << "block factor, " << cone;
   }
 }
 
-// Every integrator steps without allocating once its buffers have grown
-// (and after a reset):
-// an actuated chain (servo gains with velocity terms, an activation, dof
-// and tendon damping) in a fluid, with a box resting on the floor.
+// Every integrator steps without allocating once its buffers have grown,
+// and again after a reset: an actuated chain (servo gains with velocity
+// terms, an activation, dof and tendon damping) in a fluid, with a box
+// resting on the floor.
 TEST(SolverPhysics, SteadyStateStepDoesNotAllocateOnAnyIntegrator) {
   if (!PLIANT_COUNTS_ALLOCATIONS) GTEST_SKIP() << "allocations are counted outside ASan builds";
   const char* xml = R"(<mujoco>
@@ -407,23 +416,20 @@ TEST(SolverPhysics, SteadyStateStepDoesNotAllocateOnAnyIntegrator) {
     Data d(m);
     for (int u = 0; u < m.nu; ++u) d.ctrl[u] = 0.3;
     for (int s = 0; s < 1500; ++s) step(m, d);
-    allocations = 0;
-    counting = true;
-    for (int s = 0; s < 100; ++s) step(m, d);
-    counting = false;
-    EXPECT_EQ(allocations.load(), 0) << "integrator " << static_cast<int>(integrator);
+    const long made = allocations_during([&] {
+      for (int s = 0; s < 100; ++s) step(m, d);
+    });
+    EXPECT_EQ(made, 0) << "integrator " << static_cast<int>(integrator);
     EXPECT_GT(d.efc.count(), 0);
     EXPECT_TRUE(d.qvel.allFinite());
     // A reset keeps the integrator's buffers too: the same trajectory again
     // allocates nothing.
     reset_data(m, d);
     for (int u = 0; u < m.nu; ++u) d.ctrl[u] = 0.3;
-    allocations = 0;
-    counting = true;
-    for (int s = 0; s < 1600; ++s) step(m, d);
-    counting = false;
-    EXPECT_EQ(allocations.load(), 0)
-        << "after a reset, integrator " << static_cast<int>(integrator);
+    const long made_after_reset = allocations_during([&] {
+      for (int s = 0; s < 1600; ++s) step(m, d);
+    });
+    EXPECT_EQ(made_after_reset, 0) << "after a reset, integrator " << static_cast<int>(integrator);
   }
 }
 
@@ -472,14 +478,11 @@ TEST(SolverPhysics, SteadyStateStepDoesNotAllocateOnTheBundledModels) {
       };
       run();
       reset_data(m, d);
-      allocations = 0;
-      counting = true;
-      run();
-      counting = false;
+      const long made = allocations_during(run);
       // Under the sanitizers (which own the allocator) the trajectories run
       // for their memory checks alone.
       if (PLIANT_COUNTS_ALLOCATIONS) {
-        EXPECT_EQ(allocations.load(), 0) << file << " solver " << static_cast<int>(solver);
+        EXPECT_EQ(made, 0) << file << " solver " << static_cast<int>(solver);
       }
       EXPECT_TRUE(d.qpos.allFinite() && d.qvel.allFinite()) << file;
     }
@@ -499,11 +502,10 @@ TEST(SolverPhysics, ResetDataKeepsBuffers) {
     for (int s = 0; s < 300; ++s) step(m, d);
     ASSERT_GT(d.efc.count(), 0);
     reset_data(m, d);
-    allocations = 0;
-    counting = true;
-    for (int s = 0; s < 300; ++s) step(m, d);
-    counting = false;
-    EXPECT_EQ(allocations.load(), 0) << "nv " << m.nv;
+    const long made = allocations_during([&] {
+      for (int s = 0; s < 300; ++s) step(m, d);
+    });
+    EXPECT_EQ(made, 0) << "nv " << m.nv;
   }
 }
 
