@@ -434,6 +434,17 @@ void BlockCholesky::make_schedule(int threads) {
     }
   }
   sort_by_group(task_of_, blocks_, tasks, task_blocks_, task_start_, cursor_);
+  // A block's panel rows in its own subtree come before those in the top
+  // (its ancestors there come after its subtree's root).
+  subtree_below_.assign(blocks_, 0);
+  for (int b = 0; b < blocks_; ++b) {
+    if (task_of_[b] < 0) continue;
+    const int s = start_[b + 1] - start_[b];
+    const int* rows = rows_.data() + row_start_[b] + s;
+    int below = 0;
+    while (below < height_[b] - s && task_of_[block_of_[rows[below]]] >= 0) ++below;
+    subtree_below_[b] = below;
+  }
 }
 
 // Column by column along the elimination tree from v's first non-zero
@@ -506,9 +517,11 @@ void BlockCholesky::solve(double* x, ParallelLoop* loop) const {
     // Forward: the subtrees side by side, each block gathering its sources'
     // products, then the blocks above them; backward the other way round.
     const int tasks = static_cast<int>(task_start_.size()) - 1;
-    parallel_for(loop, tasks, [&](int task, int) {
-      for (int k = task_start_[task]; k < task_start_[task + 1]; ++k)
-        forward_block(task_blocks_[k], x);
+    parallel_for(loop, tasks, [&](int task, int worker) {
+      for (int k = task_start_[task]; k < task_start_[task + 1]; ++k) {
+        const int b = task_blocks_[k];
+        forward_columns(b, x, scratch_.value[worker].gathered.data(), subtree_below_[b]);
+      }
     });
     for (int b : top_blocks_) forward_block(b, x);
     for (auto b = top_blocks_.rbegin(); b != top_blocks_.rend(); ++b) {
@@ -523,29 +536,38 @@ void BlockCholesky::solve(double* x, ParallelLoop* loop) const {
   }
   double* below_x = gathered_.data();
   for (int b = 0; b < blocks_; ++b) {
-    const int s = start_[b + 1] - start_[b], h = height_[b], own = start_[b], below = h - s;
-    const double* panel = values_.data() + panel_[b];
-    const int* rows = rows_.data() + row_start_[b] + s;
-    for (int m = 0; m < below; ++m) below_x[m] = x[rows[m]];
-    for (int c = 0; c < s; ++c) {
-      const int j = own + c;
-      const double xj = x[j] * inverse_diagonal_[j];
-      x[j] = xj;
-      if (xj == 0) continue;
-      const double* column = panel + c * h;
-      for (int r = c + 1; r < s; ++r) x[own + r] -= column[r] * xj;
-      const double* __restrict lower = column + s;
-      double* __restrict target = below_x;
-      for (int m = 0; m < below; ++m) target[m] -= lower[m] * xj;
-    }
-    for (int m = 0; m < below; ++m) x[rows[m]] = below_x[m];
+    forward_columns(b, x, below_x, height_[b] - (start_[b + 1] - start_[b]));
   }
   for (int b = blocks_ - 1; b >= 0; --b) backward_block(b, x, below_x);
 }
 
+// Block b's own columns solved, each subtracting its products from the
+// block's later rows and from the first `below` of the panel's rows under
+// the block (gathered once into below_x, visited as one contiguous run).
+void BlockCholesky::forward_columns(int b, double* x, double* below_x, int below) const {
+  const int s = start_[b + 1] - start_[b], h = height_[b], own = start_[b];
+  const double* panel = values_.data() + panel_[b];
+  const int* rows = rows_.data() + row_start_[b] + s;
+  for (int m = 0; m < below; ++m) below_x[m] = x[rows[m]];
+  for (int c = 0; c < s; ++c) {
+    const int j = own + c;
+    const double xj = x[j] * inverse_diagonal_[j];
+    x[j] = xj;
+    if (xj == 0) continue;
+    const double* column = panel + c * h;
+    for (int r = c + 1; r < s; ++r) x[own + r] -= column[r] * xj;
+    const double* __restrict lower = column + s;
+    double* __restrict target = below_x;
+    for (int m = 0; m < below; ++m) target[m] -= lower[m] * xj;
+  }
+  for (int m = 0; m < below; ++m) x[rows[m]] = below_x[m];
+}
+
 // Block t's rows take each source's columns (sources ascending, columns in
 // order, zero values skipped), as the sweep above subtracts them, then its
-// own columns are solved.
+// own columns are solved. On several threads the top blocks take them so
+// (their subtree sources left their rows alone): each entry of x takes its
+// products in the one-thread order.
 void BlockCholesky::forward_block(int t, double* x) const {
   const int own = start_[t], ts = start_[t + 1] - own;
   for (int e = source_start_[t]; e < source_start_[t + 1]; ++e) {

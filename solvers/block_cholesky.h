@@ -139,8 +139,15 @@ class BlockCholesky {
   void make_schedule(int threads);
   double block_work(int b) const;
   // solve()'s steps for one block: the forward step gathering its sources'
-  // products (as the one-thread sweep scatters them), and the backward step.
+  // products (as the one-thread sweep scatters them; the top blocks on
+  // several threads), and the backward step.
   void forward_block(int b, double* x) const;
+  // The one-thread sweep's step for block b, subtracting from the first
+  // `below` panel rows under the block only.
+  void forward_columns(int b, double* x, double* below_x, int below) const;
+  // Per block of a subtree task: its panel rows under its own that lie in
+  // the subtree (the rest, in the top, gather from it in forward_block).
+  std::vector<int> subtree_below_;
   void backward_block(int b, double* x, double* below_x) const;
   // Block b's panel takes its sources' updates from source index `from`
   // on, in order, while the source block is at most `last`; returns the
