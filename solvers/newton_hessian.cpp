@@ -360,7 +360,7 @@ void solve_hessian(const ConstraintProblem& p, SolverWorkspace& w, double* x) {
 // rank-1 update, rows leaving remove it by a downdate (after the updates,
 // so the matrix stays positive definite on the way). Cones in or around
 // their middle zone, many changes, or a downdate losing rank: rebuild.
-void update_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
+HessianChange plan_hessian_update(const ConstraintProblem& p, SolverWorkspace& w) {
   // The rows changing, listed once: entering from the front of `changed`,
   // leaving from its back, each in row order.
   int* changed = w.changed_rows.data();
@@ -374,8 +374,7 @@ void update_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
     }
     if (p.type[i] == RowType::kContactElliptic) {
       if (w.state[i] == RowState::kCone || w.state[i] != w.old_state[i]) {
-        assemble_and_factor(p, w);
-        return;
+        return HessianChange::kRebuild;
       }
       continue;
     }
@@ -388,7 +387,9 @@ void update_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
       changed[p.nefc - 1 - leaving++] = i;
     }
   }
-  if (entering + leaving == 0) return;
+  w.entering_rows = entering;
+  w.leaving_rows = leaving;
+  if (entering + leaving == 0) return HessianChange::kNone;
   // An update touches at most the whole envelope: once the updates would
   // cost more than assembling and refactorising, rebuild.
   double update_work = (entering + leaving) * w.hessian.update_work();
@@ -410,10 +411,12 @@ void update_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
       add_work(changed[p.nefc - 1 - t]);
     }
   }
-  if (update_work > factor_work) {
-    assemble_and_factor(p, w);
-    return;
-  }
+  return update_work > factor_work ? HessianChange::kRebuild : HessianChange::kRankOne;
+}
+
+bool rank_one_updates(const ConstraintProblem& p, SolverWorkspace& w) {
+  const int* changed = w.changed_rows.data();
+  const int* position = factor_positions(w);
   double* v = w.rank_vector.data();
   auto rank_one = [&](int i, bool downdate) {
     const double scale = std::sqrt(p.D[i]);
@@ -428,9 +431,23 @@ void update_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
                             : w.hessian.rank_one(v, downdate, first);
   };
   bool ok = true;
-  for (int t = 0; t < entering && ok; ++t) ok = rank_one(changed[t], false);
-  for (int t = 0; t < leaving && ok; ++t) ok = rank_one(changed[p.nefc - 1 - t], true);
-  if (!ok) assemble_and_factor(p, w);
+  for (int t = 0; t < w.entering_rows && ok; ++t) ok = rank_one(changed[t], false);
+  for (int t = 0; t < w.leaving_rows && ok; ++t) ok = rank_one(changed[p.nefc - 1 - t], true);
+  return ok;
+}
+
+void rebuild_hessian(const ConstraintProblem& p, SolverWorkspace& w) { assemble_and_factor(p, w); }
+
+void update_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
+  switch (plan_hessian_update(p, w)) {
+    case HessianChange::kNone:
+      return;
+    case HessianChange::kRankOne:
+      if (rank_one_updates(p, w)) return;
+      [[fallthrough]];
+    case HessianChange::kRebuild:
+      assemble_and_factor(p, w);
+  }
 }
 
 }  // namespace pliant

@@ -20,4 +20,14 @@ void build_hessian(const ConstraintProblem& problem, SolverWorkspace& workspace)
 void update_hessian(const ConstraintProblem& problem, SolverWorkspace& workspace);
 void solve_hessian(const ConstraintProblem& problem, SolverWorkspace& workspace, double* x);
 
+// update_hessian in its parts, for a caller that runs the rank-1 updates
+// beside other work: what the states' changes call for (the changed rows
+// listed in the workspace), the rank-1 updates and downdates (false on
+// loss of rank: the factor is then invalid and must be rebuilt), and the
+// rebuild.
+enum class HessianChange { kNone, kRankOne, kRebuild };
+HessianChange plan_hessian_update(const ConstraintProblem& problem, SolverWorkspace& workspace);
+bool rank_one_updates(const ConstraintProblem& problem, SolverWorkspace& workspace);
+void rebuild_hessian(const ConstraintProblem& problem, SolverWorkspace& workspace);
+
 }  // namespace pliant

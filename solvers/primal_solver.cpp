@@ -153,15 +153,11 @@ void jacobian_transpose_range(const ConstraintProblem& p, SolverWorkspace& w, in
   }
 }
 
-// y = J^T f, a run's entries of y read and written once (each entry's sum
-// in the same order as problem_jacobian_transpose_multiply).
-void jacobian_transpose_multiply(const ConstraintProblem& p, SolverWorkspace& w, const double* f,
-                                 double* y) {
-  if (by_column_ranges(p)) {
-    parallel_for(p.parallel, parallel_threads(p),
-                 [&](int t, int) { jacobian_transpose_range(p, w, t, f, y); });
-    return;
-  }
+// y = J^T f on this thread, a run's entries of y read and written once
+// (each entry's sum in the same order as
+// problem_jacobian_transpose_multiply).
+void jacobian_transpose_rows(const ConstraintProblem& p, SolverWorkspace& w, const double* f,
+                             double* y) {
   std::fill(y, y + p.nv, 0.0);
   double* gathered = w.gathered.data();
   for (int i = 0; i < p.nefc;) {
@@ -184,22 +180,86 @@ void jacobian_transpose_multiply(const ConstraintProblem& p, SolverWorkspace& w,
   }
 }
 
+// y = J^T f, by column ranges on several threads (the same sums).
+void jacobian_transpose_multiply(const ConstraintProblem& p, SolverWorkspace& w, const double* f,
+                                 double* y) {
+  if (by_column_ranges(p)) {
+    parallel_for(p.parallel, parallel_threads(p),
+                 [&](int t, int) { jacobian_transpose_range(p, w, t, f, y); });
+    return;
+  }
+  jacobian_transpose_rows(p, w, f, y);
+}
+
 double dot(const std::vector<double>& a, const std::vector<double>& b, int n) {
   double sum = 0;
   for (int i = 0; i < n; ++i) sum += a[i] * b[i];
   return sum;
 }
 
-// States, forces and the total cost at the current a (Ma, jar given);
-// qfrc_constraint = J^T f and grad = Ma - qfrc_smooth - qfrc_constraint.
-double update_constraints(const ConstraintProblem& p, SolverWorkspace& w, bool cone_hessians) {
+// States, forces and the total cost at the current a (Ma, jar given).
+double evaluate_rows(const ConstraintProblem& p, SolverWorkspace& w, bool cone_hessians) {
   SolverResult& r = w.result;
-  const double cost = gauss_cost(p, r.qacc.data(), w.ma.data()) +
-                      evaluate_constraints(p, w.jar.data(), w.state.data(), r.force.data(),
-                                           cone_hessians ? w.cone_hessian.data() : nullptr);
-  jacobian_transpose_multiply(p, w, r.force.data(), r.qfrc_constraint.data());
+  return gauss_cost(p, r.qacc.data(), w.ma.data()) +
+         evaluate_constraints(p, w.jar.data(), w.state.data(), r.force.data(),
+                              cone_hessians ? w.cone_hessian.data() : nullptr);
+}
+
+// grad = Ma - qfrc_smooth - qfrc_constraint (qfrc_constraint = J^T f given).
+void finish_gradient(const ConstraintProblem& p, SolverWorkspace& w) {
+  const SolverResult& r = w.result;
   for (int k = 0; k < p.nv; ++k) w.grad[k] = w.ma[k] - p.qfrc_smooth[k] - r.qfrc_constraint[k];
+}
+
+// evaluate_rows, then qfrc_constraint = J^T f and the gradient.
+double update_constraints(const ConstraintProblem& p, SolverWorkspace& w, bool cone_hessians) {
+  const double cost = evaluate_rows(p, w, cone_hessians);
+  jacobian_transpose_multiply(p, w, w.result.force.data(), w.result.qfrc_constraint.data());
+  finish_gradient(p, w);
   return cost;
+}
+
+// Newton's update_constraints. On several threads, when the new states
+// call for rank-1 updates, they run beside J^T f, which then runs on one
+// thread (the same sums in the same order: the same bits). The updates are
+// then made before the iteration is known not to be the last, where
+// update_hessian would wait for that; a last iteration's updates are
+// thrown away with the factor (every solve builds its own), so the
+// results are those of one thread. The serial updates were the largest
+// part of a pile's step that left the other threads idle.
+struct NewtonUpdate {
+  double cost = 0;
+  bool hessian_pending = true;  // update_hessian still to run
+  bool rebuild = false;         // the factor must be rebuilt instead
+};
+
+NewtonUpdate update_constraints_and_hessian(const ConstraintProblem& p, SolverWorkspace& w) {
+  NewtonUpdate u;
+  if (!by_column_ranges(p)) {
+    u.cost = update_constraints(p, w, true);
+    return u;
+  }
+  u.cost = evaluate_rows(p, w, true);
+  const HessianChange change = plan_hessian_update(p, w);
+  if (change != HessianChange::kRankOne) {
+    jacobian_transpose_multiply(p, w, w.result.force.data(), w.result.qfrc_constraint.data());
+    finish_gradient(p, w);
+    u.hessian_pending = false;
+    u.rebuild = change == HessianChange::kRebuild;
+    return u;
+  }
+  bool updated = true;
+  parallel_for(p.parallel, 2, [&](int task, int) {
+    if (task == 0) {
+      updated = rank_one_updates(p, w);
+    } else {
+      jacobian_transpose_rows(p, w, w.result.force.data(), w.result.qfrc_constraint.data());
+    }
+  });
+  finish_gradient(p, w);
+  u.hessian_pending = false;
+  u.rebuild = !updated;
+  return u;
 }
 
 // Mgrad = P^-1 grad.
@@ -284,7 +344,13 @@ void solve_primal(const ConstraintProblem& given, SolverWorkspace& w, PrimalMeth
     }
     std::swap(w.state, w.old_state);  // update_constraints writes every state
     const double old_cost = cost;
-    cost = update_constraints(p, w, newton);
+    NewtonUpdate update;
+    if (newton) {
+      update = update_constraints_and_hessian(p, w);
+      cost = update.cost;
+    } else {
+      cost = update_constraints(p, w, false);
+    }
 
     IterationStatistics it;
     it.improvement = p.scale * (old_cost - cost);
@@ -306,8 +372,10 @@ void solve_primal(const ConstraintProblem& given, SolverWorkspace& w, PrimalMeth
 
     // H (kept current by rank-1 updates from the old states) and the
     // preconditioned gradient are needed only for a next direction, so
-    // they wait until the iteration is known not to be the last.
-    if (newton) update_hessian(p, w);
+    // they wait until the iteration is known not to be the last (unless
+    // the updates ran beside J^T f, above).
+    if (newton && update.hessian_pending) update_hessian(p, w);
+    if (newton && update.rebuild) rebuild_hessian(p, w);
     precondition(p, w, method);
 
     // Next direction: Newton -H^-1 grad; PCG -M^-1 grad + beta s with

@@ -22,8 +22,9 @@ struct SolverWorkspace {
   std::vector<double> ma, grad, mgrad, search, msearch, grad_old, mgrad_old, scratch_nv;
   // nefc
   std::vector<double> jar, jv, rank_vector;
-  std::vector<int> live_rows;     // the line search's rows inside its window
-  std::vector<int> changed_rows;  // Newton's rows changing state in an iteration
+  std::vector<int> live_rows;               // the line search's rows inside its window
+  std::vector<int> changed_rows;            // Newton's rows changing state in an iteration
+  int entering_rows = 0, leaving_rows = 0;  // ... at its front and its back
   // Rows with the same columns: row_run_end[i] ends row i's run; a run's
   // entries of a vector are gathered in `gathered` (nv).
   std::vector<int> row_run_end;
