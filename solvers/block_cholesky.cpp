@@ -452,37 +452,35 @@ void BlockCholesky::make_schedule(int threads) {
 // its parent block), as the envelope factor's update:
 // r = sqrt(L_jj^2 +- v_j^2), c = r / L_jj, s = v_j / L_jj; below the
 // diagonal L_kj <- (L_kj +- s v_k) / c and v_k <- c v_k - s L_kj (new).
-// A block's entries of v below its own rows are gathered once, rotated by
-// each of its columns as one contiguous run, and scattered back: the same
-// operations on every entry, in the same order, as entry by entry.
+// A block's entries of v, its own rows then the panel's rows below them,
+// are gathered once, rotated by each of its columns as one contiguous run
+// (the column's panel entries below its diagonal), and the rows below are
+// scattered back: the same operations on every entry, in the same order,
+// as entry by entry.
 bool BlockCholesky::rank_one(double* v, bool downdate, int first) {
   const double sign = downdate ? -1 : 1;
   bool ok = true;
   int j = first;
   while (j < n_ && v[j] == 0) ++j;
-  double* below_v = gathered_.data();
-  auto rotate = [](double* __restrict l, double* __restrict u, int count, double signed_sine,
-                   double cosine, double sine, double inverse_cosine) {
-    for (int m = 0; m < count; ++m) {
-      l[m] = (l[m] + signed_sine * u[m]) * inverse_cosine;
-      u[m] = cosine * u[m] - sine * l[m];
-    }
-  };
+  double* panel_v = gathered_.data();
   while (j < n_) {
     const int b = block_of_[j], own = start_[b], h = height_[b];
-    const int s = start_[b + 1] - own, below = h - s;
-    const int* rows = rows_.data() + row_start_[b] + s;
+    const int s = start_[b + 1] - own;
+    const int* rows = rows_.data() + row_start_[b];
     if (!ok) {
       for (int c = j - own; c < s; ++c) v[own + c] = 0;
-      for (int m = 0; m < below; ++m) v[rows[m]] = 0;
-      j = below > 0 ? rows[0] : n_;
+      for (int m = s; m < h; ++m) v[rows[m]] = 0;
+      j = h > s ? rows[s] : n_;
       continue;
     }
-    for (int m = 0; m < below; ++m) below_v[m] = v[rows[m]];
-    for (int c = j - own; c < s; ++c) {
-      const double vj = v[own + c];
+    for (int c = 0; c < s; ++c) {
+      panel_v[c] = v[own + c];
       v[own + c] = 0;
-      if (vj == 0 || !ok) continue;
+    }
+    for (int m = s; m < h; ++m) panel_v[m] = v[rows[m]];
+    for (int c = j - own; c < s && ok; ++c) {
+      const double vj = panel_v[c];
+      if (vj == 0) continue;
       double* column = values_.data() + panel_[b] + c * h;
       const double ljj = column[c];
       const double r2 = ljj * ljj + sign * vj * vj;
@@ -490,7 +488,7 @@ bool BlockCholesky::rank_one(double* v, bool downdate, int first) {
         // Rank loss: the caller refactorises. The rest of the walk clears v
         // (every later entry of v lies in a block on the path).
         ok = false;
-        continue;
+        break;
       }
       // One division: 1 / ljj is kept already, and 1 / root is kept next.
       const double root = std::sqrt(r2), inverse_root = 1 / root;
@@ -500,11 +498,19 @@ bool BlockCholesky::rank_one(double* v, bool downdate, int first) {
       column[c] = root;
       inverse_diagonal_[own + c] = inverse_root;
       const double signed_sine = sign * sine;
-      rotate(column + c + 1, v + own + c + 1, s - c - 1, signed_sine, cosine, sine, inverse_cosine);
-      rotate(column + s, below_v, below, signed_sine, cosine, sine, inverse_cosine);
+      double* __restrict l = column + c + 1;
+      double* __restrict u = panel_v + c + 1;
+      for (int m = 0, count = h - c - 1; m < count; ++m) {
+        l[m] = (l[m] + signed_sine * u[m]) * inverse_cosine;
+        u[m] = cosine * u[m] - sine * l[m];
+      }
     }
-    for (int m = 0; m < below; ++m) v[rows[m]] = below_v[m];
-    j = below > 0 ? rows[0] : n_;
+    if (ok) {
+      for (int m = s; m < h; ++m) v[rows[m]] = panel_v[m];
+    } else {
+      for (int m = s; m < h; ++m) v[rows[m]] = 0;
+    }
+    j = h > s ? rows[s] : n_;
   }
   return ok;
 }
