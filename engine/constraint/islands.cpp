@@ -139,43 +139,50 @@ ConstraintProblem gather_island(const ConstraintProblem& whole, IslandScratch& s
   grow(q.parent, n);
   grow(q.address, n + 1);
   if (whole.mass_tree.simple) grow(q.simple, n);
-  q.mass.clear();
-  q.mass_factor.clear();
-  q.mass_column.clear();
   grow(q.mass_inverse_diagonal, n);
   grow(q.qacc_smooth, n);
   grow(q.qfrc_smooth, n);
   grow(q.qacc_start, n);
   if (whole.ma_start) grow(q.ma_start, n);
   grow(q.depth, n);
+  // In order: local indices, parents, depths, where each row of M starts
+  // (row j's columns: j, then its ancestors) and the trace.
   double trace = 0;
+  int mass_entries = 0;
   for (int j = 0; j < n; ++j) {
     const int k = dofs[j];
     s.local_dof[k] = j;
     const int parent = whole.mass_tree.parent[k];
     q.parent[j] = parent < 0 ? -1 : s.local_dof[parent];
-    if (whole.mass_tree.simple) q.simple[j] = whole.mass_tree.simple[k];
     q.depth[j] = q.parent[j] < 0 ? 0 : q.depth[q.parent[j]] + 1;
-    q.address[j] = static_cast<int>(q.mass.size());
-    const int adr = whole.mass_tree.address[k];
-    // Row j's columns: j, then its parent's row's.
-    q.mass_column.push_back(j);
-    const int parent_row = q.parent[j] < 0 ? 0 : q.address[q.parent[j]];
-    for (int t = 0; t < q.depth[j]; ++t) {
-      const int column = q.mass_column[parent_row + t];
-      q.mass_column.push_back(column);
-    }
-    q.mass.insert(q.mass.end(), whole.mass + adr, whole.mass + adr + q.depth[j] + 1);
-    q.mass_factor.insert(q.mass_factor.end(), whole.mass_factor + adr,
-                         whole.mass_factor + adr + q.depth[j] + 1);
-    q.mass_inverse_diagonal[j] = whole.mass_inverse_diagonal[k];
-    q.qacc_smooth[j] = whole.qacc_smooth[k];
-    q.qfrc_smooth[j] = whole.qfrc_smooth[k];
-    q.qacc_start[j] = start[k];
-    if (whole.ma_start) q.ma_start[j] = whole.ma_start[k];
-    trace += whole.mass[adr];
+    q.address[j] = mass_entries;
+    mass_entries += q.depth[j] + 1;
+    trace += whole.mass[whole.mass_tree.address[k]];
   }
-  q.address[n] = static_cast<int>(q.mass.size());
+  q.address[n] = mass_entries;
+  grow(q.mass_column, mass_entries);
+  grow(q.mass, mass_entries);
+  grow(q.mass_factor, mass_entries);
+  // Each dof's rows of M and of its factor, and its vectors' entries, by
+  // chunks of dofs (on `parallel`).
+  const int dof_chunks = row_chunks(n);
+  parallel_for(parallel, dof_chunks, [&](int c, int) {
+    const int end = slice_begin(n, c + 1, dof_chunks);
+    for (int j = slice_begin(n, c, dof_chunks); j < end; ++j) {
+      const int k = dofs[j];
+      const int adr = whole.mass_tree.address[k], count = q.depth[j] + 1;
+      int* column = q.mass_column.data() + q.address[j];
+      for (int t = 0, d = j; t < count; ++t, d = q.parent[d]) column[t] = d;
+      std::copy_n(whole.mass + adr, count, q.mass.data() + q.address[j]);
+      std::copy_n(whole.mass_factor + adr, count, q.mass_factor.data() + q.address[j]);
+      if (whole.mass_tree.simple) q.simple[j] = whole.mass_tree.simple[k];
+      q.mass_inverse_diagonal[j] = whole.mass_inverse_diagonal[k];
+      q.qacc_smooth[j] = whole.qacc_smooth[k];
+      q.qfrc_smooth[j] = whole.qfrc_smooth[k];
+      q.qacc_start[j] = start[k];
+      if (whole.ma_start) q.ma_start[j] = whole.ma_start[k];
+    }
+  });
 
   // The island's rows, in global order, with their columns renumbered.
   const int m = s.row_start[g + 1] - s.row_start[g];
@@ -282,7 +289,7 @@ ConstraintProblem gather_island(const ConstraintProblem& whole, IslandScratch& s
                  q.parent.data(),
                  q.address.data(),
                  q.mass_column.data(),
-                 static_cast<int>(q.mass_column.size()),
+                 mass_entries,
                  whole.mass_tree.simple ? q.simple.data() : nullptr};
   p.mass = q.mass.data();
   p.mass_factor = q.mass_factor.data();
