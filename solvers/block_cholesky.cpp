@@ -520,8 +520,9 @@ bool BlockCholesky::rank_one(double* v, bool downdate, int first) {
 // contiguous run by each column.
 void BlockCholesky::solve(double* x, ParallelLoop* loop) const {
   if (loop && loop->threads() > 1 && schedule_threads_ == loop->threads()) {
-    // Forward: the subtrees side by side, each block gathering its sources'
-    // products, then the blocks above them; backward the other way round.
+    // Forward: the subtrees side by side, each by the one-thread sweep over
+    // its own rows, then the blocks above them, each gathering its sources'
+    // products; backward the other way round.
     const int tasks = static_cast<int>(task_start_.size()) - 1;
     parallel_for(loop, tasks, [&](int task, int worker) {
       for (int k = task_start_[task]; k < task_start_[task + 1]; ++k) {
