@@ -588,16 +588,7 @@ void BlockCholesky::forward_block(int t, double* x) const {
       for (int r = 0; r < ts; ++r) x[own + r] -= column[r] * yc;
     }
   }
-  const double* panel = values_.data() + panel_[t];
-  const int h = height_[t];
-  for (int c = 0; c < ts; ++c) {
-    const int j = own + c;
-    const double xj = x[j] * inverse_diagonal_[j];
-    x[j] = xj;
-    if (xj == 0) continue;
-    const double* column = panel + c * h;
-    for (int r = c + 1; r < ts; ++r) x[own + r] -= column[r] * xj;
-  }
+  forward_columns(t, x, nullptr, 0);
 }
 
 void BlockCholesky::backward_block(int b, double* x, double* below_x) const {
