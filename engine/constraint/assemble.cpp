@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "engine/kinematics.h"
 #include "engine/spatial.h"
@@ -112,16 +113,24 @@ class Assembler {
     entries.resize(count + 1);
     rows[0] = end_row_;
     entries[0] = end_entry_;
+    // A geom pair's contacts come one after another: their bodies' column
+    // count is kept while the bodies repeat.
+    int counted_b1 = -2, counted_b2 = -2, columns = 0;
     for (int c = 0; c < count; ++c) {
       const Contact& con = d_.contacts[c];
       int n = 0, nnz = 0;
       if (con.dist < con.includemargin) {
         n = con.dim == 1 ? 1 : m_.options.cone == Cone::kPyramidal ? 2 * (con.dim - 1) : con.dim;
+        const int b1 = m_.geoms.body[con.geom1], b2 = m_.geoms.body[con.geom2];
         if (efc_.dense) {
-          nnz = m_.nv;
-        } else {
-          for_each_column(m_.geoms.body[con.geom1], m_.geoms.body[con.geom2], [&](int) { ++nnz; });
+          columns = m_.nv;
+        } else if (b1 != counted_b1 || b2 != counted_b2) {
+          columns = 0;
+          for_each_column(b1, b2, [&](int) { ++columns; });
+          counted_b1 = b1;
+          counted_b2 = b2;
         }
+        nnz = columns;
       }
       rows[c + 1] = rows[c] + n;
       entries[c + 1] = entries[c] + n * nnz;
@@ -267,9 +276,15 @@ class Assembler {
                          double violation, bool spring) {
     const SolImp solimp = sanitize(solimp_in);
     const SolRef solref = sanitize(solref_in);
-    const ImpedanceValue imp = impedance(solimp, violation);
     const SpringDamper kb =
         reference_spring(solref, solimp.dmax, m_.options.timestep, m_.options.flags.refsafe);
+    finish_rows(first, solimp, kb, violation, spring);
+  }
+
+  // finish_constraint from the sanitised solimp and the reference spring.
+  void finish_rows(int first, const SolImp& solimp, const SpringDamper& kb, double violation,
+                   bool spring) {
+    const ImpedanceValue imp = impedance(solimp, violation);
     for (int i = first; i < rows_end(); ++i) {
       efc_.impedance[i] = {spring ? kb.K : 0, kb.B, imp.d, imp.derivative};
       const double r = std::max(kMinValue, (1 - imp.d) * efc_.diag_approx[i] / imp.d);
@@ -550,48 +565,42 @@ class Assembler {
   void contact_rows(int begin, int end) {
     const Cone cone = m_.options.cone;
     const double impratio = m_.options.impratio;
+    // A geom pair's contacts come one after another and share their bodies
+    // (so their columns) and their solref and solimp: those are kept from
+    // the previous contact while they repeat.
+    int columns_b1 = -2, columns_b2 = -2;
+    ContactConstants constants;
     for (int c = begin; c < end; ++c) {
       Contact& con = d_.contacts[c];
       con.efc_address = -1;
       if (con.dist >= con.includemargin) continue;
       const int g1 = con.geom1, g2 = con.geom2;
       const int b1 = m_.geoms.body[g1], b2 = m_.geoms.body[g2];
-      select_columns(b1, b2);
-      // Jdif = J(body2) - J(body1) at the contact point.
-      accumulate_jacobian(b2, con.pos, 1);
-      accumulate_jacobian(b1, con.pos, -1);
+      if (b1 != columns_b1 || b2 != columns_b2) {
+        select_columns(b1, b2);
+        columns_b1 = b1;
+        columns_b2 = b2;
+      }
+      const int dim = con.dim;
+      const int ncolumns = static_cast<int>(columns_.size());
+      contact_frame_jacobian(b1, b2, con);
       const double tran = body_weight(b1, 0) + body_weight(b2, 0);
       const double rot = body_weight(b1, 1) + body_weight(b2, 1);
       const int first = rows_end();
       con.efc_address = first;
-      const int dim = con.dim;
-      // Row r of the contact frame applied to Jdif: 0 normal, 1-2 tangents
-      // (translation), 3 spin about the normal, 4-5 rolling about the
-      // tangents (rotation); computed once per column into frame_jac_
-      // (r, e) at r * ncolumns + e.
-      const int ncolumns = static_cast<int>(columns_.size());
-      frame_jac_.resize(static_cast<size_t>(6) * ncolumns);
-      for (int r = 0; r < dim; ++r) {
-        const int axis = r < 3 ? r : r - 3;
-        const int block = r < 3 ? 0 : 3;
-        double* out = frame_jac_.data() + static_cast<size_t>(r) * ncolumns;
-        for (int e = 0; e < ncolumns; ++e) {
-          out[e] = con.frame(axis, 0) * jac_(block, e) + con.frame(axis, 1) * jac_(block + 1, e) +
-                   con.frame(axis, 2) * jac_(block + 2, e);
-        }
-      }
       auto frame_row = [&](int r, int e) {
         return frame_jac_[static_cast<size_t>(r) * ncolumns + e];
       };
       const double violation = con.dist - con.includemargin;
-      const SolImp solimp = sanitize(con.solimp);
+      constants.update(con.solref, con.solimp, m_.options);
+      const SolImp& solimp = constants.solimp;
       // The regularised cone's mu, con.mu = f_0 sqrt(R1 / R0) with R1 = R0 /
       // impratio, is set below from the rows' R (where dim > 1).
       con.mu = con.friction[0] / std::sqrt(impratio);
       if (dim == 1) {
         push_row(ConstraintType::kContactFrictionless, c, con.dist, con.includemargin, 0, tran,
                  [&](int e) { return frame_row(0, e); });
-        finish_constraint(first, con.solref, solimp, violation, true);
+        finish_rows(first, solimp, constants.spring, violation, true);
       } else if (cone == Cone::kPyramidal) {
         // Edges J_n +- f_j J_j for each friction direction j; every edge
         // gets R = 2 mu^2 R0, R0 from the first edge's diagApprox
@@ -604,7 +613,7 @@ class Assembler {
                      [&](int e) { return frame_row(0, e) + sign * f * frame_row(j + 1, e); });
           }
         }
-        finish_constraint(first, con.solref, solimp, violation, true);
+        finish_rows(first, solimp, constants.spring, violation, true);
         const double r0 = efc_.R[first];
         friction_regulariser(con, r0, impratio);
         const double r = 2 * con.mu * con.mu * r0;
@@ -615,7 +624,7 @@ class Assembler {
           push_row(ConstraintType::kContactElliptic, c, j == 0 ? con.dist : 0,
                    j == 0 ? con.includemargin : 0, 0, diag, [&](int e) { return frame_row(j, e); });
         }
-        finish_constraint(first, con.solref, solimp, violation, true);
+        finish_rows(first, solimp, constants.spring, violation, true);
         // Friction rows have no spring, and a damping from solreffriction
         // when the contact has one (an explicit pair's), as MuJoCo 3.3.8;
         // R1 = R0 / impratio, and each further direction scales by
@@ -633,7 +642,77 @@ class Assembler {
           return j == 0 ? r1 : r1 * f0 * f0 / (con.friction[j] * con.friction[j]);
         });
       }
-      clear_jacobian();
+    }
+  }
+
+  // A contact's solref and solimp as the rows use them (sanitised) and its
+  // reference spring, recomputed only when the raw values change (compared
+  // bit for bit, so -0 and NaN entries are never taken for others).
+  struct ContactConstants {
+    SolRef solref_in;
+    SolImp solimp_in;
+    bool valid = false;
+    SolImp solimp;
+    SpringDamper spring{0, 0};
+
+    void update(const SolRef& solref_new, const SolImp& solimp_new, const Options& options) {
+      if (valid && std::memcmp(&solref_new, &solref_in, sizeof(SolRef)) == 0 &&
+          std::memcmp(&solimp_new, &solimp_in, sizeof(SolImp)) == 0) {
+        return;
+      }
+      solref_in = solref_new;
+      solimp_in = solimp_new;
+      valid = true;
+      solimp = sanitize(solimp_new);
+      spring = reference_spring(sanitize(solref_new), solimp.dmax, options.timestep,
+                                options.flags.refsafe);
+    }
+  };
+
+  // frame_jac_ (row r, column e at r * ncolumns + e; rows [0, dim)) of a
+  // contact between b1 and b2 over columns_ (the dofs that move either):
+  // row r of the contact frame applied to Jdif = J(b2) - J(b1) at the
+  // contact point, 0 normal, 1-2 tangents (translation), 3 spin about the
+  // normal, 4-5 rolling about the tangents (rotation). Each column of Jdif
+  // sums J(b2) into zero, then -J(b1), as the scratch path does for the
+  // other constraints.
+  void contact_frame_jacobian(int b1, int b2, const Contact& con) {
+    const int ncolumns = static_cast<int>(columns_.size());
+    const int dim = con.dim;
+    frame_jac_.resize(static_cast<size_t>(6) * ncolumns);
+    const Vector3d offset1 = con.pos - d_.subtree_com[m_.bodies.root[b1]];
+    const Vector3d offset2 = con.pos - d_.subtree_com[m_.bodies.root[b2]];
+    // Both chains descend, columns_ ascends: one walk down the columns.
+    int i = last_dof_of_chain(m_, b1), j = last_dof_of_chain(m_, b2);
+    double* out = frame_jac_.data();
+    for (int e = ncolumns - 1; e >= 0; --e) {
+      const int k = columns_[e];
+      double column[6] = {0, 0, 0, 0, 0, 0};
+      const auto add = [&](const Vector3d& offset, double sign) {
+        const Vector3d w = angular(d_.cdof[k]);
+        const Vector3d v = linear(d_.cdof[k]) + w.cross(offset);
+        for (int a = 0; a < 3; ++a) {
+          column[a] += sign * v[a];
+          column[3 + a] += sign * w[a];
+        }
+      };
+      if (k == j) {
+        add(offset2, 1);
+        j = m_.dofs.parent[j];
+      }
+      if (k == i) {
+        add(offset1, -1);
+        i = m_.dofs.parent[i];
+      }
+      // The translation rows always (rows past dim are room, unread), the
+      // rotation rows when the contact has any.
+      for (int block = 0; block < (dim > 3 ? 6 : 3); block += 3) {
+        for (int axis = 0; axis < 3; ++axis) {
+          out[static_cast<size_t>(block + axis) * ncolumns + e] =
+              con.frame(axis, 0) * column[block] + con.frame(axis, 1) * column[block + 1] +
+              con.frame(axis, 2) * column[block + 2];
+        }
+      }
     }
   }
 

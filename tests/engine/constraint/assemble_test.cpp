@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pliant/forward.h"
+#include "pliant/impedance.h"
 #include "pliant/load.h"
 #include "pliant/state.h"
 #include "pliant/step.h"
@@ -171,6 +172,59 @@ TEST(ConstraintRows, RowsOverLastStepsEqualAFreshDatas) {
   // The scene did what the test needs: rows both went and came.
   EXPECT_TRUE(fewer);
   EXPECT_TRUE(more);
+}
+
+// Contacts of the same two bodies come one after another and share their
+// Jacobian's columns, but each keeps its own solref and solimp: a body with
+// two spheres of different softness on the floor, and a second body after
+// it. Every contact's rows carry the impedance and reference spring of its
+// own parameters, and its Jacobian is that of its own point.
+TEST(ConstraintRows, ContactsOfOneBodyPairKeepTheirOwnParameters) {
+  const Model m = load_model_from_string(R"(
+    <mujoco><worldbody>
+      <geom type="plane" size="2 2 0.1"/>
+      <body pos="0 0 0.098"><freejoint/>
+        <geom type="sphere" size="0.1" pos="-0.2 0 0"/>
+        <geom type="sphere" size="0.1" pos="0.2 0 0" solref="0.05 0.5" solimp="0.5 0.8 0.01"/>
+        <geom type="sphere" size="0.1" pos="0 0.2 0" solref="-2000 -30"/>
+      </body>
+      <body pos="1 0 0.099"><freejoint/><geom type="sphere" size="0.1"/></body>
+    </worldbody></mujoco>)");
+  Data d(m);
+  forward(m, d);
+  ASSERT_EQ(d.contacts.size(), 4u);
+  EXPECT_FALSE(d.contacts[0].solref == d.contacts[1].solref);
+  EXPECT_FALSE(d.contacts[1].solimp == d.contacts[2].solimp);
+  for (const Contact& con : d.contacts) {
+    ASSERT_GE(con.efc_address, 0);
+    const SolImp solimp = sanitize(con.solimp);
+    const SpringDamper kb = reference_spring(sanitize(con.solref), solimp.dmax, m.options.timestep,
+                                             m.options.flags.refsafe);
+    const double expected_d = impedance(solimp, con.dist - con.includemargin).d;
+    for (int r = 0; r < 4; ++r) {
+      const int i = con.efc_address + r;
+      EXPECT_EQ(d.efc.type[i], ConstraintType::kContactPyramidal);
+      EXPECT_DOUBLE_EQ(d.efc.impedance[i].K, kb.K) << "contact geom " << con.geom2 << " row " << r;
+      EXPECT_DOUBLE_EQ(d.efc.impedance[i].B, kb.B) << "contact geom " << con.geom2 << " row " << r;
+      EXPECT_DOUBLE_EQ(d.efc.impedance[i].d, expected_d) << "contact geom " << con.geom2;
+    }
+    // The normal's part of every edge: J_n = (J+ + J-) / 2 of the first
+    // pair of edges; its translation is the normal, its rotation about
+    // the free joint's anchor (the body's origin) is (point - anchor) x
+    // normal.
+    const int i = con.efc_address;
+    const int adr = d.efc.row_adr[i];
+    ASSERT_EQ(d.efc.row_nnz[i], 6);
+    const int body = m.geoms.body[con.geom2];
+    const Eigen::Vector3d normal = con.frame.row(0).transpose();
+    // The free joint's rotation dofs turn about the body's own axes.
+    const Eigen::Vector3d moment =
+        d.xmat[body].transpose() * (con.pos - d.xpos[body]).cross(normal);
+    for (int k = 0; k < 6; ++k) {
+      const double normal_part = 0.5 * (d.efc.J[adr + k] + d.efc.J[adr + 6 + k]);
+      EXPECT_NEAR(normal_part, k < 3 ? normal[k] : moment[k - 3], 1e-12) << "column " << k;
+    }
+  }
 }
 
 }  // namespace
