@@ -19,6 +19,10 @@ void EnvelopeCholesky::make_dense() {
 // a dense square: twice the entries at most, but no index per entry.
 constexpr double kDenseFill = 0.75;
 
+// The size of one free body's square (a resting box's island), the dense
+// size compiled on its own.
+constexpr int kOneBody = 6;
+
 void EnvelopeCholesky::finish_pattern() {
   if (n_ == static_cast<int>(laid_out_first_.size()) && first_ == laid_out_first_) return;
   laid_out_first_ = first_;
@@ -95,7 +99,7 @@ void EnvelopeCholesky::clear_values() {
 // both sums, which form two independent chains; each sum still takes its
 // products in ascending k, so the factor is the formula's bit for bit.
 bool EnvelopeCholesky::factor() {
-  if (dense_) return factor_dense();
+  if (dense_) return n_ == kOneBody ? factor_dense<kOneBody>() : factor_dense<0>();
   // L(i, i) from the sum left; false when H is not positive definite.
   const auto set_diagonal = [this](int i, double* row_i, double sum) {
     if (!(sum > 0)) return false;
@@ -249,7 +253,11 @@ bool EnvelopeCholesky::rank_one_dense(double* v, bool downdate, int first) {
 // L y = x forward, then L^T x = y backward (column access through rows).
 void EnvelopeCholesky::solve(double* x) const {
   if (dense_) {
-    solve_dense(x);
+    if (n_ == kOneBody) {
+      solve_dense<kOneBody>(x);
+    } else {
+      solve_dense<0>(x);
+    }
     return;
   }
   for (int i = 0; i < n_; ++i) {
@@ -273,8 +281,9 @@ void EnvelopeCholesky::solve(double* x) const {
 // envelope's factor(). Columns are finished in pairs (j, j + 1), so each
 // later column is read and written once for both: its entries take the
 // product of column j, then of column j + 1, in that order as before.
+template <int N>
 bool EnvelopeCholesky::factor_dense() {
-  const int n = n_;
+  const int n = N > 0 ? N : n_;
   double* a = values_.data();
   const auto finish_column = [&](int j) {
     double* column_j = a + static_cast<size_t>(j) * n;
@@ -326,8 +335,9 @@ bool EnvelopeCholesky::factor_dense() {
 }
 
 // solve() on the square: forward by columns, backward along rows.
+template <int N>
 void EnvelopeCholesky::solve_dense(double* x) const {
-  const int n = n_;
+  const int n = N > 0 ? N : n_;
   const double* a = values_.data();
   const auto column = [&](int j) { return a + static_cast<size_t>(j) * n; };
   // Forward, two columns at a time where both x's are non-zero: each x[i]

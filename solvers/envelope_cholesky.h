@@ -60,8 +60,12 @@ class EnvelopeCholesky {
   double update_work() const { return update_work_; }
 
  private:
+  // The dense square's factor and solve; N > 0 is the size known to the
+  // compiler (one free body's 6 columns: every loop unrolls), 0 any size.
+  template <int N>
   bool factor_dense();
   bool rank_one_dense(double* v, bool downdate, int first);
+  template <int N>
   void solve_dense(double* x) const;
 
   int n_ = 0;

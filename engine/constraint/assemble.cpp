@@ -608,10 +608,14 @@ class Assembler {
         for (int j = 0; j < dim - 1; ++j) {
           const double f = con.friction[j];
           const double diag = tran + f * f * (j < 2 ? tran : rot);
-          for (double sign : {1.0, -1.0}) {
+          // The two edges written out (a loop over the signs mispredicted
+          // its end at every contact).
+          const auto edge = [&](double sign) {
             push_row(ConstraintType::kContactPyramidal, c, con.dist, con.includemargin, 0, diag,
                      [&](int e) { return frame_row(0, e) + sign * f * frame_row(j + 1, e); });
-          }
+          };
+          edge(1.0);
+          edge(-1.0);
         }
         finish_rows(first, solimp, constants.spring, violation, true);
         const double r0 = efc_.R[first];
