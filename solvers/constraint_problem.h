@@ -148,13 +148,35 @@ void for_row_chunks(const ConstraintProblem& p, Task&& task) {
 }
 
 // y = J x (nefc).
+// Rows over the same columns (known from joins_previous: a contact's, a
+// weld's) read their entries of x once, gathered, when there are at most
+// kGatheredColumns of them; each row's sum takes its products in the same
+// order either way.
 inline void problem_jacobian_multiply(const ConstraintProblem& p, const double* x, double* y) {
+  constexpr int kGatheredColumns = 32;
   for_row_chunks(p, [&](int, int begin, int end, int) {
-    for (int i = begin; i < end; ++i) {
-      double sum = 0;
-      const int adr = p.row_adr[i];
-      for (int k = 0; k < p.row_nnz[i]; ++k) sum += p.J[adr + k] * x[p.col[adr + k]];
-      y[i] = sum;
+    double gathered[kGatheredColumns];
+    for (int i = begin; i < end;) {
+      const int n = p.row_nnz[i];
+      const int* cols = p.col + p.row_adr[i];
+      int stop = i + 1;
+      if (p.joins_previous && n <= kGatheredColumns) {
+        while (stop < end && p.joins_previous[stop]) ++stop;
+      }
+      if (stop == i + 1) {
+        double sum = 0;
+        const double* jac = p.J + p.row_adr[i];
+        for (int k = 0; k < n; ++k) sum += jac[k] * x[cols[k]];
+        y[i++] = sum;
+        continue;
+      }
+      for (int k = 0; k < n; ++k) gathered[k] = x[cols[k]];
+      for (; i < stop; ++i) {
+        double sum = 0;
+        const double* jac = p.J + p.row_adr[i];
+        for (int k = 0; k < n; ++k) sum += jac[k] * gathered[k];
+        y[i] = sum;
+      }
     }
   });
 }

@@ -85,28 +85,6 @@ void solve_constraints(const Model& m, Data& d) {
   if (d.threads > 1) p.parallel = &loop;
   w.prepare(p);
 
-  // Warm start: the cheaper of qacc_warmstart and qacc_smooth by total
-  // cost; PGS starts from the forces at that acceleration.
-  // The primal solvers start from the winner's J a - aref and M a.
-  const double* start = d.qacc_smooth.data();
-  const bool warm = m.options.flags.warmstart;
-  if (warm) {
-    w.warm_jar.resize(nefc);
-    w.smooth_jar.resize(nefc);
-    w.warm_ma.resize(m.nv);
-    w.smooth_ma.resize(m.nv);
-    const double cost_warm = total_cost(p, d.qacc_warmstart.data(), w.warm_jar.data(),
-                                        w.warm_ma.data(), w.state.data(), efc.force.data());
-    const double cost_smooth = total_cost(p, d.qacc_smooth.data(), w.smooth_jar.data(),
-                                          w.smooth_ma.data(), w.state.data(), efc.force.data());
-    const bool from_warm = cost_warm < cost_smooth;
-    if (from_warm) start = d.qacc_warmstart.data();
-    p.jar_start = from_warm ? w.warm_jar.data() : w.smooth_jar.data();
-    p.ma_start = from_warm ? w.warm_ma.data() : w.smooth_ma.data();
-  }
-  p.qacc_start = start;
-  // Newton and CG solve island by island (MuJoCo 3.3.8's default); PGS and
-  // noslip solve the whole problem.
   const bool primal = m.options.solver != SolverType::kPgs;
   IslandScratch& islands = workspace(d).islands;
   if (primal) {
@@ -129,6 +107,29 @@ void solve_constraints(const Model& m, Data& d) {
     });
     p.joins_previous = islands.joined.data();
   }
+
+  // Warm start: the cheaper of qacc_warmstart and qacc_smooth by total
+  // cost; PGS starts from the forces at that acceleration.
+  // The primal solvers start from the winner's J a - aref and M a.
+  const double* start = d.qacc_smooth.data();
+  const bool warm = m.options.flags.warmstart;
+  if (warm) {
+    w.warm_jar.resize(nefc);
+    w.smooth_jar.resize(nefc);
+    w.warm_ma.resize(m.nv);
+    w.smooth_ma.resize(m.nv);
+    const double cost_warm = total_cost(p, d.qacc_warmstart.data(), w.warm_jar.data(),
+                                        w.warm_ma.data(), w.state.data(), efc.force.data());
+    const double cost_smooth = total_cost(p, d.qacc_smooth.data(), w.smooth_jar.data(),
+                                          w.smooth_ma.data(), w.state.data(), efc.force.data());
+    const bool from_warm = cost_warm < cost_smooth;
+    if (from_warm) start = d.qacc_warmstart.data();
+    p.jar_start = from_warm ? w.warm_jar.data() : w.smooth_jar.data();
+    p.ma_start = from_warm ? w.warm_ma.data() : w.smooth_ma.data();
+  }
+  p.qacc_start = start;
+  // Newton and CG solve island by island (MuJoCo 3.3.8's default); PGS and
+  // noslip solve the whole problem.
   const bool by_island = primal && m.options.flags.island && m.options.noslip_iterations == 0 &&
                          find_islands(p, islands) > 0;
   switch (m.options.solver) {
