@@ -250,10 +250,11 @@ class Assembler {
     efc_.margin[i] = margin;
     efc_.frictionloss[i] = frictionloss;
     efc_.diag_approx[i] = diag;
-    int* col = efc_.col.data() + efc_.row_adr[i];
-    double* jac = efc_.J.data() + efc_.row_adr[i];
+    int* __restrict col = efc_.col.data() + efc_.row_adr[i];
+    double* __restrict jac = efc_.J.data() + efc_.row_adr[i];
+    const int* __restrict columns = columns_.data();
     for (int e = 0; e < nnz; ++e) {
-      col[e] = columns_[e];
+      col[e] = columns[e];
       jac[e] = value(e);
     }
   }
@@ -588,8 +589,9 @@ class Assembler {
       const double rot = body_weight(b1, 1) + body_weight(b2, 1);
       const int first = rows_end();
       con.efc_address = first;
-      auto frame_row = [&](int r, int e) {
-        return frame_jac_[static_cast<size_t>(r) * ncolumns + e];
+      const double* frame_jac = frame_jac_.data();
+      auto frame_row = [frame_jac, ncolumns](int r, int e) {
+        return frame_jac[static_cast<size_t>(r) * ncolumns + e];
       };
       const double violation = con.dist - con.includemargin;
       constants.update(con.solref, con.solimp, m_.options);
@@ -610,9 +612,12 @@ class Assembler {
           const double diag = tran + f * f * (j < 2 ? tran : rot);
           // The two edges written out (a loop over the signs mispredicted
           // its end at every contact).
+          const double* normal = frame_jac;
+          const double* tangent = frame_jac + static_cast<size_t>(j + 1) * ncolumns;
           const auto edge = [&](double sign) {
+            const double scale = sign * f;
             push_row(ConstraintType::kContactPyramidal, c, con.dist, con.includemargin, 0, diag,
-                     [&](int e) { return frame_row(0, e) + sign * f * frame_row(j + 1, e); });
+                     [normal, tangent, scale](int e) { return normal[e] + scale * tangent[e]; });
           };
           edge(1.0);
           edge(-1.0);
@@ -689,16 +694,17 @@ class Assembler {
     // Both chains descend, columns_ ascends: one walk down the columns.
     int i = last_dof_of_chain(m_, b1), j = last_dof_of_chain(m_, b2);
     double* out = frame_jac_.data();
+    const Eigen::Matrix3d& frame = con.frame;
+    const bool rotation_rows = dim > 3;
     for (int e = ncolumns - 1; e >= 0; --e) {
       const int k = columns_[e];
-      double column[6] = {0, 0, 0, 0, 0, 0};
+      // Column e of Jdif, translation and rotation, kept in registers.
+      Vector3d translation = Vector3d::Zero(), rotation = Vector3d::Zero();
       const auto add = [&](const Vector3d& offset, double sign) {
         const Vector3d w = angular(d_.cdof[k]);
         const Vector3d v = linear(d_.cdof[k]) + w.cross(offset);
-        for (int a = 0; a < 3; ++a) {
-          column[a] += sign * v[a];
-          column[3 + a] += sign * w[a];
-        }
+        translation += sign * v;
+        rotation += sign * w;
       };
       if (k == j) {
         add(offset2, 1);
@@ -710,11 +716,16 @@ class Assembler {
       }
       // The translation rows always (rows past dim are room, unread), the
       // rotation rows when the contact has any.
-      for (int block = 0; block < (dim > 3 ? 6 : 3); block += 3) {
+      for (int axis = 0; axis < 3; ++axis) {
+        out[static_cast<size_t>(axis) * ncolumns + e] = frame(axis, 0) * translation[0] +
+                                                        frame(axis, 1) * translation[1] +
+                                                        frame(axis, 2) * translation[2];
+      }
+      if (rotation_rows) {
         for (int axis = 0; axis < 3; ++axis) {
-          out[static_cast<size_t>(block + axis) * ncolumns + e] =
-              con.frame(axis, 0) * column[block] + con.frame(axis, 1) * column[block + 1] +
-              con.frame(axis, 2) * column[block + 2];
+          out[static_cast<size_t>(3 + axis) * ncolumns + e] = frame(axis, 0) * rotation[0] +
+                                                              frame(axis, 1) * rotation[1] +
+                                                              frame(axis, 2) * rotation[2];
         }
       }
     }
