@@ -170,30 +170,46 @@ void BlockCholesky::find_offset(int row_block, int column_block, Offset& offset)
 }
 
 void BlockCholesky::locate(const int* slots, int n, double** entries) {
-  if (static_cast<int>(slot_block_.size()) < n) {
-    slot_block_.resize(n);
+  if (static_cast<int>(slot_unique_.size()) < n) {
+    slot_unique_.resize(n);
+    slot_row_.resize(n);
     slot_column_.resize(n);
   }
+  // Each slot's block, listed once (a row reaches few blocks: a contact
+  // between two boxes, two), its row within the block and its column's
+  // start in the block's panel.
+  locate_blocks_.clear();
   for (int a = 0; a < n; ++a) {
     const int b = block_of_[slots[a]];
-    slot_block_[a] = b;
-    slot_column_[a] = panel_[b] + (slots[a] - start_[b]) * height_[b];
+    int u = 0;
+    const int count = static_cast<int>(locate_blocks_.size());
+    while (u < count && locate_blocks_[u] != b) ++u;
+    if (u == count) locate_blocks_.push_back(b);
+    slot_unique_[a] = u;
+    slot_row_[a] = slots[a] - start_[b];
+    slot_column_[a] = panel_[b] + slot_row_[a] * height_[b];
+  }
+  // Where each pair of the blocks (row block below column block) starts
+  // in the column block's panel; 0 within one block.
+  const int k = static_cast<int>(locate_blocks_.size());
+  locate_pair_row_.assign(static_cast<size_t>(k) * k, 0);
+  for (int u = 0; u < k; ++u) {
+    for (int v = 0; v < k; ++v) {
+      if (locate_blocks_[u] <= locate_blocks_[v]) continue;
+      find_offset(locate_blocks_[u], locate_blocks_[v], offset_);
+      locate_pair_row_[static_cast<size_t>(u) * k + v] = offset_.row;
+    }
   }
   double* values = values_.data();
   for (int a = 0; a < n; ++a) {
     for (int c = 0; c <= a; ++c) {
-      // Row `i` of column `j`, as at(i, j).
+      // Row `i` of column `j`, as at(i, j): the row's block is the column's
+      // or below it.
       const bool a_is_row = slots[a] >= slots[c];
       const int i = a_is_row ? a : c, j = a_is_row ? c : a;
-      const int bi = slot_block_[i], bj = slot_block_[j];
-      int r;
-      if (bi == bj) {
-        r = slots[i] - start_[bj];
-      } else {
-        if (bi != offset_.row_block || bj != offset_.column_block) find_offset(bi, bj, offset_);
-        r = offset_.row + (slots[i] - start_[bi]);
-      }
-      *entries++ = values + slot_column_[j] + r;
+      const int pair_row =
+          locate_pair_row_[static_cast<size_t>(slot_unique_[i]) * k + slot_unique_[j]];
+      *entries++ = values + slot_column_[j] + pair_row + slot_row_[i];
     }
   }
 }

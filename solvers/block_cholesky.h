@@ -159,8 +159,11 @@ class BlockCholesky {
   // Both: every source's update, then the own columns.
   bool factor_block(int b, Scratch& scratch);
   void apply_update(int source, int pattern_index, Scratch& scratch);
-  // locate(): each slot's block, and where its column starts in values_.
-  std::vector<int> slot_block_, slot_column_;
+  // locate()'s scratch: per slot, its block's index in locate_blocks_, its
+  // row within the block, its column's start; the blocks' pairwise row
+  // offsets.
+  std::vector<int> slot_unique_, slot_row_, slot_column_;
+  std::vector<int> locate_blocks_, locate_pair_row_;
   // rank_one() and solve(): one panel's entries of a vector below its own
   // rows, gathered (the tallest panel's height).
   mutable std::vector<double> gathered_;
