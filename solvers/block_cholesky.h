@@ -128,7 +128,10 @@ class BlockCholesky {
   int schedule_threads_ = 0;
   std::vector<int> task_start_, task_blocks_, top_blocks_;
   std::vector<double> subtree_work_, task_load_;
-  std::vector<int> task_of_;                  // a block's task, -1 for the top
+  std::vector<int> task_of_;  // a block's task, -1 for the top
+  // Per block of a subtree task: its panel rows under its own that lie in
+  // the subtree (the rest, in the top, gather from it in forward_block).
+  std::vector<int> subtree_below_;
   std::vector<std::pair<double, int>> heap_;  // (subtree work, -root)
   std::vector<unsigned char> task_ok_;        // no pivot failed in the task
   // A top block's next source to take, and its updates of later top blocks
@@ -145,9 +148,6 @@ class BlockCholesky {
   // The one-thread sweep's step for block b, subtracting from the first
   // `below` panel rows under the block only.
   void forward_columns(int b, double* x, double* below_x, int below) const;
-  // Per block of a subtree task: its panel rows under its own that lie in
-  // the subtree (the rest, in the top, gather from it in forward_block).
-  std::vector<int> subtree_below_;
   void backward_block(int b, double* x, double* below_x) const;
   // Block b's panel takes its sources' updates from source index `from`
   // on, in order, while the source block is at most `last`; returns the
@@ -164,8 +164,9 @@ class BlockCholesky {
   // offsets.
   std::vector<int> slot_unique_, slot_row_, slot_column_;
   std::vector<int> locate_blocks_, locate_pair_row_;
-  // rank_one() and solve(): one panel's entries of a vector below its own
-  // rows, gathered (the tallest panel's height).
+  // rank_one(): one panel's entries of a vector, its own rows and those
+  // below; solve(): those below its own rows; gathered (the tallest panel's
+  // height).
   mutable std::vector<double> gathered_;
   // pattern_row_[k]: the panel row where block pattern_[k] starts in the
   // panel of the block whose pattern holds it.

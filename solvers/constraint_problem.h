@@ -147,36 +147,45 @@ void for_row_chunks(const ConstraintProblem& p, Task&& task) {
   });
 }
 
-// y = J x (nefc).
-// Rows over the same columns (known from joins_previous: a contact's, a
-// weld's) read their entries of x once, gathered, when there are at most
-// kGatheredColumns of them; each row's sum takes its products in the same
-// order either way.
+// y = J x over rows [first, stop), which list the same columns: their
+// entries of x are gathered once into `gathered` (row_nnz[first] long),
+// each row's sum taking its products in column order, as a row alone does.
+inline void multiply_run(const ConstraintProblem& p, int first, int stop, const double* x,
+                         double* gathered, double* y) {
+  const int n = p.row_nnz[first];
+  const int* cols = p.col + p.row_adr[first];
+  for (int k = 0; k < n; ++k) gathered[k] = x[cols[k]];
+  for (int i = first; i < stop; ++i) {
+    const double* jac = p.J + p.row_adr[i];
+    double sum = 0;
+    for (int k = 0; k < n; ++k) sum += jac[k] * gathered[k];
+    y[i] = sum;
+  }
+}
+
+// y = J x (nefc). Rows over the same columns (known from joins_previous: a
+// contact's, a weld's) read their entries of x once (multiply_run) when
+// there are at most kGatheredColumns of them.
 inline void problem_jacobian_multiply(const ConstraintProblem& p, const double* x, double* y) {
   constexpr int kGatheredColumns = 32;
   for_row_chunks(p, [&](int, int begin, int end, int) {
     double gathered[kGatheredColumns];
     for (int i = begin; i < end;) {
       const int n = p.row_nnz[i];
-      const int* cols = p.col + p.row_adr[i];
       int stop = i + 1;
       if (p.joins_previous && n <= kGatheredColumns) {
         while (stop < end && p.joins_previous[stop]) ++stop;
       }
-      if (stop == i + 1) {
-        double sum = 0;
-        const double* jac = p.J + p.row_adr[i];
-        for (int k = 0; k < n; ++k) sum += jac[k] * x[cols[k]];
-        y[i++] = sum;
+      if (stop > i + 1) {
+        multiply_run(p, i, stop, x, gathered, y);
+        i = stop;
         continue;
       }
-      for (int k = 0; k < n; ++k) gathered[k] = x[cols[k]];
-      for (; i < stop; ++i) {
-        double sum = 0;
-        const double* jac = p.J + p.row_adr[i];
-        for (int k = 0; k < n; ++k) sum += jac[k] * gathered[k];
-        y[i] = sum;
-      }
+      const int* cols = p.col + p.row_adr[i];
+      const double* jac = p.J + p.row_adr[i];
+      double sum = 0;
+      for (int k = 0; k < n; ++k) sum += jac[k] * x[cols[k]];
+      y[i++] = sum;
     }
   });
 }

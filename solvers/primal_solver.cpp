@@ -102,20 +102,14 @@ double* worker_gathered(SolverWorkspace& w, int worker) {
   return worker == 0 ? w.gathered.data() : w.worker_gathered.value[worker - 1].data();
 }
 
-// y = J x over rows [begin, end), a run's entries of x gathered once (each
-// row's sum in the same order as problem_jacobian_multiply).
+// y = J x over rows [begin, end), run by run (multiply_run: the same sums
+// as problem_jacobian_multiply).
 void multiply_rows(const ConstraintProblem& p, const int* run_end, double* gathered,
                    const double* x, double* y, int begin, int end) {
   for (int i = begin; i < end;) {
-    const int stop = std::min(run_end[i], end), n = p.row_nnz[i];
-    const int* cols = p.col + p.row_adr[i];
-    for (int k = 0; k < n; ++k) gathered[k] = x[cols[k]];
-    for (; i < stop; ++i) {
-      const double* jac = p.J + p.row_adr[i];
-      double sum = 0;
-      for (int k = 0; k < n; ++k) sum += jac[k] * gathered[k];
-      y[i] = sum;
-    }
+    const int stop = std::min(run_end[i], end);
+    multiply_run(p, i, stop, x, gathered, y);
+    i = stop;
   }
 }
 
