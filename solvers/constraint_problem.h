@@ -15,6 +15,7 @@
 
 #include "pliant/solver_statistics.h"
 #include "solvers/parallel_loop.h"
+#include "solvers/row_length.h"
 #include "solvers/tree_ldl.h"
 
 namespace pliant {
@@ -152,15 +153,19 @@ void for_row_chunks(const ConstraintProblem& p, Task&& task) {
 // each row's sum taking its products in column order, as a row alone does.
 inline void multiply_run(const ConstraintProblem& p, int first, int stop, const double* x,
                          double* gathered, double* y) {
-  const int n = p.row_nnz[first];
   const int* cols = p.col + p.row_adr[first];
-  for (int k = 0; k < n; ++k) gathered[k] = x[cols[k]];
-  for (int i = first; i < stop; ++i) {
-    const double* jac = p.J + p.row_adr[i];
-    double sum = 0;
-    for (int k = 0; k < n; ++k) sum += jac[k] * gathered[k];
-    y[i] = sum;
-  }
+  with_row_length(p.row_nnz[first], [&](auto length) {
+    const int n = row_length<length>(p.row_nnz[first]);
+#pragma GCC unroll 12
+    for (int k = 0; k < n; ++k) gathered[k] = x[cols[k]];
+    for (int i = first; i < stop; ++i) {
+      const double* jac = p.J + p.row_adr[i];
+      double sum = 0;
+#pragma GCC unroll 12
+      for (int k = 0; k < n; ++k) sum += jac[k] * gathered[k];
+      y[i] = sum;
+    }
+  });
 }
 
 // y = J x (nefc). Rows over the same columns (known from joins_previous: a

@@ -5,6 +5,7 @@
 
 #include "solvers/line_search.h"
 #include "solvers/newton_hessian.h"
+#include "solvers/row_length.h"
 #include "solvers/workspace.h"
 
 namespace pliant {
@@ -163,14 +164,20 @@ void jacobian_transpose_rows(const ConstraintProblem& p, SolverWorkspace& w, con
       i = end;
       continue;
     }
-    for (int k = 0; k < n; ++k) gathered[k] = y[cols[k]];
-    for (; i < end; ++i) {
-      const double fi = f[i];
-      if (fi == 0) continue;
-      const double* jac = p.J + p.row_adr[i];
-      for (int k = 0; k < n; ++k) gathered[k] += jac[k] * fi;
-    }
-    for (int k = 0; k < n; ++k) y[cols[k]] = gathered[k];
+    with_row_length(n, [&](auto length) {
+      const int count = row_length<length>(n);
+#pragma GCC unroll 12
+      for (int k = 0; k < count; ++k) gathered[k] = y[cols[k]];
+      for (; i < end; ++i) {
+        const double fi = f[i];
+        if (fi == 0) continue;
+        const double* jac = p.J + p.row_adr[i];
+#pragma GCC unroll 12
+        for (int k = 0; k < count; ++k) gathered[k] += jac[k] * fi;
+      }
+#pragma GCC unroll 12
+      for (int k = 0; k < count; ++k) y[cols[k]] = gathered[k];
+    });
   }
 }
 

@@ -8,6 +8,7 @@
 #include "engine/spatial.h"
 #include "engine/workspace.h"
 #include "model/numeric_limits.h"
+#include "solvers/row_length.h"
 
 namespace pliant {
 
@@ -250,13 +251,20 @@ class Assembler {
     efc_.margin[i] = margin;
     efc_.frictionloss[i] = frictionloss;
     efc_.diag_approx[i] = diag;
-    int* __restrict col = efc_.col.data() + efc_.row_adr[i];
-    double* __restrict jac = efc_.J.data() + efc_.row_adr[i];
+    int* col = efc_.col.data() + efc_.row_adr[i];
+    double* jac = efc_.J.data() + efc_.row_adr[i];
+    with_row_length(nnz, [&](auto length) { write_entries<length>(nnz, col, jac, value); });
+  }
+
+  // col[e] = columns_[e], jac[e] = value(e) for the row's entries.
+  template <int N, class Value>
+  void write_entries(int nnz, int* __restrict col, double* __restrict jac, Value& value) const {
     const int* __restrict columns = columns_.data();
-    for (int e = 0; e < nnz; ++e) {
-      col[e] = columns[e];
-      jac[e] = value(e);
-    }
+    const int n = row_length<N>(nnz);
+#pragma GCC unroll 12
+    for (int e = 0; e < n; ++e) col[e] = columns[e];
+#pragma GCC unroll 12
+    for (int e = 0; e < n; ++e) jac[e] = value(e);
   }
 
   // Whether the rows from `first` on have any non-zero Jacobian entry.
@@ -808,10 +816,16 @@ void constraint_reference(const Model&, Data& d) {
   efc.aref.resize(n);
   // Each row on its own: slices of rows side by side on several threads.
   const auto rows = [&](int begin, int end) {
+    const double* qvel = d.qvel.data();
     for (int i = begin; i < end; ++i) {
       double v = 0;
-      const int adr = efc.row_adr[i];
-      for (int k = 0; k < efc.row_nnz[i]; ++k) v += efc.J[adr + k] * d.qvel[efc.col[adr + k]];
+      const double* jac = efc.J.data() + efc.row_adr[i];
+      const int* cols = efc.col.data() + efc.row_adr[i];
+      with_row_length(efc.row_nnz[i], [&](auto length) {
+        const int count = row_length<length>(efc.row_nnz[i]);
+#pragma GCC unroll 12
+        for (int k = 0; k < count; ++k) v += jac[k] * qvel[cols[k]];
+      });
       efc.vel[i] = v;
       const Impedance& imp = efc.impedance[i];
       efc.aref[i] = -imp.B * v - imp.K * imp.d * (efc.pos[i] - efc.margin[i]);

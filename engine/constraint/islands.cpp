@@ -126,6 +126,27 @@ int find_islands(const ConstraintProblem& p, IslandScratch& s) {
 
 namespace {
 
+// Copies a row's n columns and values, the usual lengths unrolled (see
+// with_row_length).
+template <int N>
+void copy_row(const int* __restrict cols, const double* __restrict jac, int* __restrict to_col,
+              double* __restrict to_jac) {
+#pragma GCC unroll 12
+  for (int k = 0; k < N; ++k) to_col[k] = cols[k];
+#pragma GCC unroll 12
+  for (int k = 0; k < N; ++k) to_jac[k] = jac[k];
+}
+
+void copy_row(int n, const int* __restrict cols, const double* __restrict jac,
+              int* __restrict to_col, double* __restrict to_jac) {
+  if (n == 6) return copy_row<6>(cols, jac, to_col, to_jac);
+  if (n == 12) return copy_row<12>(cols, jac, to_col, to_jac);
+  for (int k = 0; k < n; ++k) {
+    to_col[k] = cols[k];
+    to_jac[k] = jac[k];
+  }
+}
+
 // Gathers island g of `whole` into `q` and returns its problem (pointing
 // into `q`), which runs its passes over rows on `parallel` (nullptr: this
 // thread). local_dof must hold -1 at the island's dofs; it is left holding
@@ -220,20 +241,24 @@ ConstraintProblem gather_island(const ConstraintProblem& whole, IslandScratch& s
   const int chunks = row_chunks(m);
   const bool dense = whole.dense_hessian;
   parallel_for(parallel, chunks, [&](int c, int) {
-    const int end = slice_begin(m, c + 1, chunks);
-    for (int r = slice_begin(m, c, chunks); r < end; ++r) {
+    const int begin = slice_begin(m, c, chunks), end = slice_begin(m, c + 1, chunks);
+    for (int r = begin; r < end; ++r) {
       const int i = rows[r];
       const int adr = whole.row_adr[i], nnz = whole.row_nnz[i];
       const int* cols = whole.col + adr;
       const double* jac = whole.J + adr;
-      int* to_col = q.col.data() + q.row_adr[r];
-      double* to_jac = q.J.data() + q.row_adr[r];
+      int* __restrict to_col = q.col.data() + q.row_adr[r];
+      double* __restrict to_jac = q.J.data() + q.row_adr[r];
       if (dense) {
         for (int k = 0; k < nnz; ++k) {
           if (s.island_of_dof[cols[k]] != g) continue;
           *to_col++ = s.local_dof[cols[k]];
           *to_jac++ = jac[k];
         }
+      } else if (r > begin && rows[r - 1] == i - 1 && whole.joins_previous &&
+                 whole.joins_previous[i]) {
+        // A contact's next row: the renumbered columns of the row before.
+        copy_row(nnz, q.col.data() + q.row_adr[r - 1], jac, to_col, to_jac);
       } else {
         for (int k = 0; k < nnz; ++k) {
           to_col[k] = s.local_dof[cols[k]];
