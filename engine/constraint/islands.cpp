@@ -147,6 +147,111 @@ void copy_row(int n, const int* __restrict cols, const double* __restrict jac,
   }
 }
 
+// Whether island g's dofs and rows are each a contiguous range of the
+// whole problem's, in a layout view_island can point into: sparse rows, no
+// elliptic cones, and a first row that does not join the row before it.
+// One body's island usually is: its dofs are its tree's, its rows a geom
+// pair's contacts, one after another.
+bool contiguous_island(const ConstraintProblem& whole, const IslandScratch& s, int g) {
+  if (whole.dense_hessian || whole.ncone > 0 || !whole.joins_previous) return false;
+  const int n = s.dof_start[g + 1] - s.dof_start[g];
+  const int m = s.row_start[g + 1] - s.row_start[g];
+  if (n == 0 || m == 0) return false;
+  const int* dofs = s.dof_order.data() + s.dof_start[g];
+  const int* rows = s.row_order.data() + s.row_start[g];
+  return dofs[n - 1] - dofs[0] == n - 1 && rows[m - 1] - rows[0] == m - 1 &&
+         !whole.joins_previous[rows[0]];
+}
+
+// Island g's problem when contiguous_island holds: the problem
+// gather_island would build, value for value, with its arrays pointing
+// into the whole problem's instead of copied. Only the tree's structure
+// (parents, row addresses, M's columns) and J's columns are renumbered,
+// into `q`; J's columns keep the whole problem's addresses (q.col grows to
+// reach them).
+ConstraintProblem view_island(const ConstraintProblem& whole, IslandScratch& s, int g,
+                              IslandProblem& q, ParallelLoop* parallel) {
+  const int n = s.dof_start[g + 1] - s.dof_start[g];
+  const int first_dof = s.dof_order[s.dof_start[g]];
+  grow(q.parent, n);
+  grow(q.address, n + 1);
+  grow(q.depth, n);
+  double trace = 0;
+  int mass_entries = 0;
+  for (int j = 0; j < n; ++j) {
+    const int k = first_dof + j;
+    s.local_dof[k] = j;
+    const int parent = whole.mass_tree.parent[k];
+    q.parent[j] = parent < 0 ? -1 : parent - first_dof;
+    q.depth[j] = q.parent[j] < 0 ? 0 : q.depth[q.parent[j]] + 1;
+    q.address[j] = mass_entries;
+    mass_entries += q.depth[j] + 1;
+    trace += whole.mass[whole.mass_tree.address[k]];
+  }
+  q.address[n] = mass_entries;
+  grow(q.mass_column, mass_entries);
+  for (int j = 0; j < n; ++j) {
+    int* column = q.mass_column.data() + q.address[j];
+    for (int t = 0, d = j; t <= q.depth[j]; ++t, d = q.parent[d]) column[t] = d;
+  }
+
+  const int m = s.row_start[g + 1] - s.row_start[g];
+  const int first_row = s.row_order[s.row_start[g]];
+  const int* col = whole.col;
+  if (first_dof > 0) {
+    // One pass over the span of the rows' entries (entries of other rows
+    // inside it are renumbered too, and never read).
+    int begin = whole.row_adr[first_row], end = begin;
+    for (int i = first_row; i < first_row + m; ++i) {
+      begin = std::min(begin, whole.row_adr[i]);
+      end = std::max(end, whole.row_adr[i] + whole.row_nnz[i]);
+    }
+    grow(q.col, end);
+    int* __restrict to = q.col.data();
+    const int* __restrict from = whole.col;
+    for (int e = begin; e < end; ++e) to[e] = from[e] - first_dof;
+    col = q.col.data();
+  }
+
+  // M's rows of the island's dofs lie one after another from its first
+  // dof's, as the island's own rows would (every ancestor is in the island).
+  const int mass_start = whole.mass_tree.address[first_dof];
+  const double* start = whole.qacc_start ? whole.qacc_start : whole.qacc_smooth;
+  ConstraintProblem p = whole;
+  p.nv = n;
+  p.nefc = m;
+  p.mass_tree = {n,
+                 q.parent.data(),
+                 q.address.data(),
+                 q.mass_column.data(),
+                 mass_entries,
+                 whole.mass_tree.simple ? whole.mass_tree.simple + first_dof : nullptr};
+  p.mass = whole.mass + mass_start;
+  p.mass_factor = whole.mass_factor + mass_start;
+  p.mass_inverse_diagonal = whole.mass_inverse_diagonal + first_dof;
+  p.qacc_smooth = whole.qacc_smooth + first_dof;
+  p.qfrc_smooth = whole.qfrc_smooth + first_dof;
+  p.row_nnz = whole.row_nnz + first_row;
+  p.row_adr = whole.row_adr + first_row;
+  p.col = col;
+  p.type = whole.type + first_row;
+  p.R = whole.R + first_row;
+  p.D = whole.D + first_row;
+  p.aref = whole.aref + first_row;
+  p.frictionloss = whole.frictionloss + first_row;
+  p.cone_of_row = whole.cone_of_row ? whole.cone_of_row + first_row : nullptr;
+  p.cones = nullptr;
+  p.ncone = 0;
+  p.joins_previous = whole.joins_previous + first_row;
+  p.parallel = parallel;
+  p.scale = 1 / trace;
+  p.qacc_start = start + first_dof;
+  p.force_start = nullptr;
+  p.jar_start = whole.jar_start ? whole.jar_start + first_row : nullptr;
+  p.ma_start = whole.ma_start ? whole.ma_start + first_dof : nullptr;
+  return p;
+}
+
 // Gathers island g of `whole` into `q` and returns its problem (pointing
 // into `q`), which runs its passes over rows on `parallel` (nullptr: this
 // thread). local_dof must hold -1 at the island's dofs; it is left holding
@@ -389,7 +494,9 @@ void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWor
   auto solve_island = [&](int g, int role, ParallelLoop* parallel) {
     IslandProblem& q = role == 0 ? s.problem : s.workers.value[role - 1].problem;
     SolverWorkspace& ws = role == 0 ? w : s.workers.value[role - 1].solver;
-    const ConstraintProblem p = gather_island(whole, s, g, q, parallel);
+    const ConstraintProblem p = contiguous_island(whole, s, g)
+                                    ? view_island(whole, s, g, q, parallel)
+                                    : gather_island(whole, s, g, q, parallel);
     solve(p, ws);
     const SolverResult& r = ws.result;
     const int* dofs = s.dof_order.data() + s.dof_start[g];
