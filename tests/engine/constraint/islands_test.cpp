@@ -61,10 +61,9 @@ TEST(Islands, RowsJoinTheTreesTheyTouch) {
 // stops it earlier), which reaches the minimum to round-off (measured:
 // 1.4e-15 at worst, CG on the pile; 9.2e-16 Newton).
 // Scenes: boxes resting apart (one island each) with a limited pendulum, a
-// pile whose boxes touch, the dm_control humanoid lying on the floor, the
-// planar manipulator, whose elliptic contacts have a friction row no dof
-// can move (it must stay with its cone), and the sample incline scene (two
-// bodies resting on a slope).
+// pile whose boxes touch, boxes apart of unequal masses, the dm_control humanoid lying on the
+// floor, the planar manipulator, whose elliptic contacts have a friction row no dof can move (it
+// must stay with its cone), and the sample incline scene (two bodies resting on a slope).
 TEST(Islands, SameSolutionAsTheWholeProblem) {
   scenes::BoxStack row;
   row.count = row.per_row = row.per_layer = 5;
@@ -75,8 +74,23 @@ TEST(Islands, SameSolutionAsTheWholeProblem) {
       "<geom type='capsule' fromto='0 0 0 0 0.3 -0.3' size='0.02'/></body>";
   const std::string apart = scenes::box_stack_xml(row);
   const std::string pile = scenes::box_stack_xml(scenes::two_layers_of_six());
+  // Boxes apart whose masses and inertias all differ, with a hinged body
+  // between them: each box's island is a contiguous range of dofs and rows
+  // (solved in place, without a copy), at its own offset.
+  const std::string unequal =
+      "<mujoco><worldbody><geom type='plane' size='5 5 0.1'/>"
+      "<body pos='0 0 0.1'><freejoint/><geom type='box' size='0.1 0.1 0.1' density='500'/></body>"
+      "<body pos='0 2 1'><joint type='hinge' axis='1 0 0'/>"
+      "<geom type='capsule' fromto='0 0 0 0 0.3 0' size='0.02'/></body>"
+      "<body pos='1 0 0.15'><freejoint/>"
+      "<geom type='box' size='0.2 0.1 0.15' density='2000'/></body>"
+      "<body pos='-1.5 0 0.05' euler='0 0 30'><freejoint/>"
+      "<geom type='box' size='0.3 0.2 0.05' density='800'/></body>"
+      "</worldbody></mujoco>";
   const std::vector<Model> models = {
-      load_model_from_string(apart), load_model_from_string(pile),
+      load_model_from_string(apart),
+      load_model_from_string(pile),
+      load_model_from_string(unequal),
       load_model(std::string(PLIANT_TEST_MODELS) + "/dm_control/humanoid.xml"),
       load_model(std::string(PLIANT_TEST_MODELS) + "/dm_control/manipulator.xml"),
       load_model(std::string(PLIANT_SCENES) + "/incline.xml")};
