@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "engine/collision/broadphase.h"
 #include "engine/collision/pair.h"
@@ -298,15 +299,28 @@ void collide_geoms(const Model& m, const Data& d, const CollisionScratch& s, int
     p.solimp = m.options.o_solimp;
     p.friction = m.options.o_friction;
   }
+  // A pair's contacts often share their normal and proposed tangent (a box
+  // on a plane: all four): the frame, a function of the two, is kept while
+  // they repeat bit for bit (so -0 is never taken for 0).
+  const auto same_bits = [](const Vector3d& a, const Vector3d& b) {
+    return std::memcmp(a.data(), b.data(), sizeof(double) * 3) == 0;
+  };
+  int framed = -1;
+  Matrix3d frame = Matrix3d::Identity();
   for (int k = 0; k < count; ++k) {
     // Never hand out non-finite contacts (degenerate input such as NaN poses).
     if (!std::isfinite(raw[k].dist) || !raw[k].pos.allFinite() || !raw[k].normal.allFinite()) {
       continue;
     }
+    if (framed < 0 || !same_bits(raw[k].normal, raw[framed].normal) ||
+        !same_bits(raw[k].tangent, raw[framed].tangent)) {
+      frame = contact_frame(raw[k].normal, raw[k].tangent);
+      framed = k;
+    }
     Contact& c = out.emplace_back();
     c.dist = raw[k].dist;
     c.pos = raw[k].pos;
-    c.frame = contact_frame(raw[k].normal, raw[k].tangent);
+    c.frame = frame;
     c.includemargin = p.margin - p.gap;
     for (int i = 0; i < 5; ++i) c.friction[i] = std::max(p.friction[i], kMinFriction);
     c.solref = p.solref;
