@@ -147,6 +147,59 @@ void copy_row(int n, const int* __restrict cols, const double* __restrict jac,
   }
 }
 
+// An island's tree, renumbered: its size in M's entries and M's trace.
+struct IslandTree {
+  int mass_entries = 0;
+  double trace = 0;
+};
+
+// The island's n dofs (in global order) numbered in s.local_dof, with
+// their parents, depths and where each row of M starts (row j's columns:
+// j, then its ancestors) in `q`; q.mass_column is sized, and filled by
+// fill_mass_column.
+IslandTree island_tree(const ConstraintProblem& whole, IslandScratch& s, const int* dofs, int n,
+                       IslandProblem& q) {
+  grow(q.parent, n);
+  grow(q.address, n + 1);
+  grow(q.depth, n);
+  IslandTree tree;
+  for (int j = 0; j < n; ++j) {
+    const int k = dofs[j];
+    s.local_dof[k] = j;
+    const int parent = whole.mass_tree.parent[k];
+    q.parent[j] = parent < 0 ? -1 : s.local_dof[parent];
+    q.depth[j] = q.parent[j] < 0 ? 0 : q.depth[q.parent[j]] + 1;
+    q.address[j] = tree.mass_entries;
+    tree.mass_entries += q.depth[j] + 1;
+    tree.trace += whole.mass[whole.mass_tree.address[k]];
+  }
+  q.address[n] = tree.mass_entries;
+  grow(q.mass_column, tree.mass_entries);
+  return tree;
+}
+
+// Row j of M's columns: j, then its ancestors.
+void fill_mass_column(IslandProblem& q, int j) {
+  int* column = q.mass_column.data() + q.address[j];
+  for (int t = 0, d = j; t <= q.depth[j]; ++t, d = q.parent[d]) column[t] = d;
+}
+
+// `whole` cut to the island's n dofs and m rows: its tree (from
+// island_tree), its size, loop and scale; the caller points the arrays.
+ConstraintProblem island_problem(const ConstraintProblem& whole, const IslandProblem& q, int n,
+                                 int m, const IslandTree& tree, const int* simple,
+                                 ParallelLoop* parallel) {
+  ConstraintProblem p = whole;
+  p.nv = n;
+  p.nefc = m;
+  p.mass_tree = {n,     q.parent.data(), q.address.data(), q.mass_column.data(), tree.mass_entries,
+                 simple};
+  p.parallel = parallel;
+  p.scale = 1 / tree.trace;
+  p.force_start = nullptr;
+  return p;
+}
+
 // Whether island g's dofs and rows are each a contiguous range of the
 // whole problem's, in a layout view_island can point into: sparse rows, no
 // elliptic cones, and a first row that does not join the row before it.
@@ -173,27 +226,8 @@ ConstraintProblem view_island(const ConstraintProblem& whole, IslandScratch& s, 
                               IslandProblem& q, ParallelLoop* parallel) {
   const int n = s.dof_start[g + 1] - s.dof_start[g];
   const int first_dof = s.dof_order[s.dof_start[g]];
-  grow(q.parent, n);
-  grow(q.address, n + 1);
-  grow(q.depth, n);
-  double trace = 0;
-  int mass_entries = 0;
-  for (int j = 0; j < n; ++j) {
-    const int k = first_dof + j;
-    s.local_dof[k] = j;
-    const int parent = whole.mass_tree.parent[k];
-    q.parent[j] = parent < 0 ? -1 : parent - first_dof;
-    q.depth[j] = q.parent[j] < 0 ? 0 : q.depth[q.parent[j]] + 1;
-    q.address[j] = mass_entries;
-    mass_entries += q.depth[j] + 1;
-    trace += whole.mass[whole.mass_tree.address[k]];
-  }
-  q.address[n] = mass_entries;
-  grow(q.mass_column, mass_entries);
-  for (int j = 0; j < n; ++j) {
-    int* column = q.mass_column.data() + q.address[j];
-    for (int t = 0, d = j; t <= q.depth[j]; ++t, d = q.parent[d]) column[t] = d;
-  }
+  const IslandTree tree = island_tree(whole, s, s.dof_order.data() + s.dof_start[g], n, q);
+  for (int j = 0; j < n; ++j) fill_mass_column(q, j);
 
   const int m = s.row_start[g + 1] - s.row_start[g];
   const int first_row = s.row_order[s.row_start[g]];
@@ -217,15 +251,9 @@ ConstraintProblem view_island(const ConstraintProblem& whole, IslandScratch& s, 
   // dof's, as the island's own rows would (every ancestor is in the island).
   const int mass_start = whole.mass_tree.address[first_dof];
   const double* start = whole.qacc_start ? whole.qacc_start : whole.qacc_smooth;
-  ConstraintProblem p = whole;
-  p.nv = n;
-  p.nefc = m;
-  p.mass_tree = {n,
-                 q.parent.data(),
-                 q.address.data(),
-                 q.mass_column.data(),
-                 mass_entries,
-                 whole.mass_tree.simple ? whole.mass_tree.simple + first_dof : nullptr};
+  ConstraintProblem p = island_problem(
+      whole, q, n, m, tree, whole.mass_tree.simple ? whole.mass_tree.simple + first_dof : nullptr,
+      parallel);
   p.mass = whole.mass + mass_start;
   p.mass_factor = whole.mass_factor + mass_start;
   p.mass_inverse_diagonal = whole.mass_inverse_diagonal + first_dof;
@@ -243,10 +271,7 @@ ConstraintProblem view_island(const ConstraintProblem& whole, IslandScratch& s, 
   p.cones = nullptr;
   p.ncone = 0;
   p.joins_previous = whole.joins_previous + first_row;
-  p.parallel = parallel;
-  p.scale = 1 / trace;
   p.qacc_start = start + first_dof;
-  p.force_start = nullptr;
   p.jar_start = whole.jar_start ? whole.jar_start + first_row : nullptr;
   p.ma_start = whole.ma_start ? whole.ma_start + first_dof : nullptr;
   return p;
@@ -262,31 +287,14 @@ ConstraintProblem gather_island(const ConstraintProblem& whole, IslandScratch& s
   // The island's dofs, in global order, with their rows of M and its factor.
   const int n = s.dof_start[g + 1] - s.dof_start[g];
   const int* dofs = s.dof_order.data() + s.dof_start[g];
-  grow(q.parent, n);
-  grow(q.address, n + 1);
   if (whole.mass_tree.simple) grow(q.simple, n);
   grow(q.mass_inverse_diagonal, n);
   grow(q.qacc_smooth, n);
   grow(q.qfrc_smooth, n);
   grow(q.qacc_start, n);
   if (whole.ma_start) grow(q.ma_start, n);
-  grow(q.depth, n);
-  // In order: local indices, parents, depths, where each row of M starts
-  // (row j's columns: j, then its ancestors) and the trace.
-  double trace = 0;
-  int mass_entries = 0;
-  for (int j = 0; j < n; ++j) {
-    const int k = dofs[j];
-    s.local_dof[k] = j;
-    const int parent = whole.mass_tree.parent[k];
-    q.parent[j] = parent < 0 ? -1 : s.local_dof[parent];
-    q.depth[j] = q.parent[j] < 0 ? 0 : q.depth[q.parent[j]] + 1;
-    q.address[j] = mass_entries;
-    mass_entries += q.depth[j] + 1;
-    trace += whole.mass[whole.mass_tree.address[k]];
-  }
-  q.address[n] = mass_entries;
-  grow(q.mass_column, mass_entries);
+  const IslandTree tree = island_tree(whole, s, dofs, n, q);
+  const int mass_entries = tree.mass_entries;
   grow(q.mass, mass_entries);
   grow(q.mass_factor, mass_entries);
   // Each dof's rows of M and of its factor, and its vectors' entries, by
@@ -297,8 +305,7 @@ ConstraintProblem gather_island(const ConstraintProblem& whole, IslandScratch& s
     for (int j = slice_begin(n, c, dof_chunks); j < end; ++j) {
       const int k = dofs[j];
       const int adr = whole.mass_tree.address[k], count = q.depth[j] + 1;
-      int* column = q.mass_column.data() + q.address[j];
-      for (int t = 0, d = j; t < count; ++t, d = q.parent[d]) column[t] = d;
+      fill_mass_column(q, j);
       std::copy_n(whole.mass + adr, count, q.mass.data() + q.address[j]);
       std::copy_n(whole.mass_factor + adr, count, q.mass_factor.data() + q.address[j]);
       if (whole.mass_tree.simple) q.simple[j] = whole.mass_tree.simple[k];
@@ -412,15 +419,8 @@ ConstraintProblem gather_island(const ConstraintProblem& whole, IslandScratch& s
     }
   }
 
-  ConstraintProblem p = whole;
-  p.nv = n;
-  p.nefc = m;
-  p.mass_tree = {n,
-                 q.parent.data(),
-                 q.address.data(),
-                 q.mass_column.data(),
-                 mass_entries,
-                 whole.mass_tree.simple ? q.simple.data() : nullptr};
+  ConstraintProblem p = island_problem(
+      whole, q, n, m, tree, whole.mass_tree.simple ? q.simple.data() : nullptr, parallel);
   p.mass = q.mass.data();
   p.mass_factor = q.mass_factor.data();
   p.mass_inverse_diagonal = q.mass_inverse_diagonal.data();
@@ -439,10 +439,7 @@ ConstraintProblem gather_island(const ConstraintProblem& whole, IslandScratch& s
   p.cones = q.cones.data();
   p.ncone = static_cast<int>(q.cones.size());
   p.joins_previous = q.joined.data();
-  p.parallel = parallel;
-  p.scale = 1 / trace;
   p.qacc_start = q.qacc_start.data();
-  p.force_start = nullptr;
   // The start's J a - aref and M a: the whole problem's, row by row and
   // dof by dof (an island's rows and M's rows lie within it).
   p.jar_start = whole.jar_start ? q.jar_start.data() : nullptr;
