@@ -51,6 +51,58 @@ TEST(Islands, RowsJoinTheTreesTheyTouch) {
   EXPECT_EQ(s.row_order, (std::vector<int>{0, 2, 1}));
 }
 
+// A scratch keeps its islands while the rows repeat the last call's, and
+// finds them again when any column changes with the rows' sizes unchanged:
+// each call gives what a fresh scratch finds.
+TEST(Islands, KeptOnlyWhileTheRowsRepeat) {
+  const std::vector<int> parent = {-1, 0, -1, -1, 3, 4, -1};
+  const std::vector<int> address = {0, 1, 3, 4, 5, 7, 10};
+  std::vector<double> mass(10, 0.0);
+  const std::vector<int> row_nnz = {2, 1, 1};
+  const std::vector<int> row_adr = {0, 2, 3};
+  const std::vector<unsigned char> joins = {0, 0, 0};
+  std::vector<int> col = {1, 4, 2, 5};
+  const std::vector<double> J = {1, -1, 1, 1};
+  ConstraintProblem p;
+  p.nv = 7;
+  p.nefc = 3;
+  const std::vector<int> column = tree_columns(7, parent.data());
+  p.mass_tree = {7, parent.data(), address.data(), column.data(), static_cast<int>(column.size())};
+  p.mass = mass.data();
+  p.row_nnz = row_nnz.data();
+  p.row_adr = row_adr.data();
+  p.col = col.data();
+  p.J = J.data();
+  p.joins_previous = joins.data();
+  p.dense_hessian = false;
+  IslandScratch kept;
+  const auto expect_fresh = [&](int expected_count) {
+    IslandScratch fresh;
+    ASSERT_EQ(find_islands(p, fresh), expected_count);
+    ASSERT_EQ(find_islands(p, kept), expected_count);
+    EXPECT_EQ(kept.island_of_row, fresh.island_of_row);
+    EXPECT_EQ(kept.island_of_dof, fresh.island_of_dof);
+    EXPECT_EQ(kept.dof_order, fresh.dof_order);
+    EXPECT_EQ(kept.row_order, fresh.row_order);
+    EXPECT_EQ(kept.dof_start, fresh.dof_start);
+    EXPECT_EQ(kept.row_start, fresh.row_start);
+  };
+  expect_fresh(2);
+  expect_fresh(2);  // repeated: kept
+  // Row 0 now joins trees 0 and 1 (dof 2 for dof 4): one island with row
+  // 1, another with row 2; tree 3 still has none.
+  col[1] = 2;
+  expect_fresh(2);
+  EXPECT_EQ(kept.island_of_row, (std::vector<int>{0, 0, 1}));
+  // Row 2 joins the last tree too (dof 6 for dof 5): still two islands,
+  // now of other dofs.
+  col[3] = 6;
+  expect_fresh(2);
+  EXPECT_EQ(kept.island_of_dof, (std::vector<int>{0, 0, 0, -1, -1, -1, 1}));
+  col = {1, 4, 2, 5};
+  expect_fresh(2);
+}
+
 // Solved island by island or whole, Newton and CG reach the same minimum
 // (the problem is strictly convex): the same total cost to 1e-12, and the
 // same acceleration and forces to 1e-10 of their largest magnitude. With
