@@ -111,11 +111,32 @@ double elliptic_cone_cost(const ConeGroup& cone, const double* d, const double* 
 
 namespace {
 
+// Whether rows of `type` are one-sided: limits, frictionless contacts and
+// pyramid edges (the codes from kLimitJoint to kContactPyramidal).
+bool one_sided(RowType type) {
+  return static_cast<unsigned>(static_cast<int>(type) - static_cast<int>(RowType::kLimitJoint)) <=
+         static_cast<unsigned>(RowType::kContactPyramidal) -
+             static_cast<unsigned>(RowType::kLimitJoint);
+}
+
 // evaluate_constraints over rows [begin, end) (whole cones).
 double evaluate_rows(const ConstraintProblem& p, int begin, int end, const double* jar,
                      RowState* state, double* force, double* cone_hessian) {
   double cost = 0;
   for (int i = begin; i < end;) {
+    if (one_sided(p.type[i])) {
+      // A run of one-sided rows (a pile's contacts) in a loop of its own,
+      // each row as one_row_cost finds it, its cost added in row order.
+      do {
+        const double jar_i = jar[i], d = p.D[i];
+        const bool quadratic = !(jar_i >= 0);
+        state[i] = quadratic ? RowState::kQuadratic : RowState::kSatisfied;
+        force[i] = quadratic ? -d * jar_i : 0.0;
+        cost += quadratic ? 0.5 * d * jar_i * jar_i : 0.0;
+        ++i;
+      } while (i < end && one_sided(p.type[i]));
+      continue;
+    }
     if (p.type[i] == RowType::kContactElliptic) {
       const int c = p.cone_of_row[i];
       const ConeGroup& cone = p.cones[c];
