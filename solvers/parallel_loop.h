@@ -41,8 +41,10 @@ void parallel_for(ParallelLoop* loop, int count, Task&& task) {
 }
 
 // The first of `count` items in slice s of `slices` (s == slices: count),
-// slices of sizes in proportion.
+// slices of sizes in proportion. One slice (the usual case of small
+// problems) skips the 64-bit division, among the slowest instructions.
 inline int slice_begin(int count, int s, int slices) {
+  if (slices == 1) return count * s;
   return static_cast<int>(static_cast<long long>(count) * s / slices);
 }
 

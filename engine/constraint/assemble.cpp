@@ -304,6 +304,26 @@ class Assembler {
     }
   }
 
+  // finish_rows for a pyramid's edges, whose R all become 2 mu^2 R0, R0 the
+  // first edge's as finish_rows finds it (with con.mu from R0,
+  // friction_regulariser): the edges share d, so their R, D and diagApprox
+  // are worked out once, the values finish_rows and then
+  // adjust_contact_regulariser would write row by row.
+  void finish_pyramid(Contact& con, int first, const SolImp& solimp, const SpringDamper& kb,
+                      double violation, double impratio) {
+    const ImpedanceValue imp = impedance(solimp, violation);
+    const double r0 = std::max(kMinValue, (1 - imp.d) * efc_.diag_approx[first] / imp.d);
+    friction_regulariser(con, r0, impratio);
+    const double r = 2 * con.mu * con.mu * r0;
+    const double d = 1 / r, diag = r * imp.d / (1 - imp.d);
+    for (int i = first; i < rows_end(); ++i) {
+      efc_.impedance[i] = {kb.K, kb.B, imp.d, imp.derivative};
+      efc_.R[i] = r;
+      efc_.D[i] = d;
+      efc_.diag_approx[i] = diag;
+    }
+  }
+
   double body_weight(int body, int part) const { return m_.bodies.invweight0[body][part]; }
 
   // ---- equality ----
@@ -605,9 +625,9 @@ class Assembler {
       constants.update(con.solref, con.solimp, m_.options);
       const SolImp& solimp = constants.solimp;
       // The regularised cone's mu, con.mu = f_0 sqrt(R1 / R0) with R1 = R0 /
-      // impratio, is set below from the rows' R (where dim > 1).
-      con.mu = con.friction[0] / std::sqrt(impratio);
+      // impratio, is set below from the rows' R where dim > 1.
       if (dim == 1) {
+        con.mu = con.friction[0] / std::sqrt(impratio);
         push_row(ConstraintType::kContactFrictionless, c, con.dist, con.includemargin, 0, tran,
                  [&](int e) { return frame_row(0, e); });
         finish_rows(first, solimp, constants.spring, violation, true);
@@ -630,11 +650,7 @@ class Assembler {
           edge(1.0);
           edge(-1.0);
         }
-        finish_rows(first, solimp, constants.spring, violation, true);
-        const double r0 = efc_.R[first];
-        friction_regulariser(con, r0, impratio);
-        const double r = 2 * con.mu * con.mu * r0;
-        adjust_contact_regulariser(first, [&](int) { return r; });
+        finish_pyramid(con, first, solimp, constants.spring, violation, impratio);
       } else {
         for (int j = 0; j < dim; ++j) {
           const double diag = j < 3 ? tran : rot;
