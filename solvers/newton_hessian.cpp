@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "solvers/block_cholesky.h"
 #include "solvers/workspace.h"
@@ -48,35 +49,6 @@ void add_outer_product(int n, double d, const double* jac, double* sum) {
   }
 }
 
-// The same for N columns known at compile time, zeros included: both loops
-// unroll completely (the inner loop's varying length ended in a mispredicted
-// branch at every row of the triangle), and adding d jac_a jac_b = 0 leaves
-// a sum unchanged.
-template <int N>
-void add_outer_product(double d, const double* jac, double* sum) {
-#pragma GCC unroll 12
-  for (int a = 0; a < N; ++a) {
-    const double da = d * jac[a];
-#pragma GCC unroll 12
-    for (int b = 0; b <= a; ++b) sum[b] += da * jac[b];
-    sum += a + 1;
-  }
-}
-
-// sum += d jac jac^T for one row of n columns: the columns of one free body
-// and of two, a contact's usual rows, with the length known to the
-// compiler.
-[[gnu::always_inline]] inline void add_row_product(int n, double d, const double* jac,
-                                                   double* sum) {
-  if (n == 6) {
-    add_outer_product<6>(d, jac, sum);
-  } else if (n == 12) {
-    add_outer_product<12>(d, jac, sum);
-  } else {
-    add_outer_product(n, d, jac, sum);
-  }
-}
-
 // Whether row i has the columns of the earlier row `run`: certain when
 // `chained` (every row since `run` repeats the columns of the row before
 // it, same_columns_as_previous), compared otherwise.
@@ -87,38 +59,117 @@ bool has_columns_of(const ConstraintProblem& p, int i, int run, bool chained) {
   return n == p.row_nnz[run] && std::equal(cols, cols + n, p.col + p.row_adr[run]);
 }
 
+// The run of rows that starts at quadratic row `first`: add_row(i) for it
+// and for each later quadratic row with its columns (has_columns_of), in
+// row order, until a quadratic row without them. Returns that row (or
+// nefc), where the next run starts.
+template <class AddRow>
+int sum_run(const ConstraintProblem& p, const RowState* state, int first, AddRow&& add_row) {
+  add_row(first);
+  bool chained = true;  // every row since `first` joins the row before
+  int i = first + 1;
+  for (; i < p.nefc; ++i) {
+    chained = chained && same_columns_as_previous(p, i);
+    if (state[i] != RowState::kQuadratic) continue;
+    if (!has_columns_of(p, i, first, chained)) break;
+    add_row(i);
+  }
+  return i;
+}
+
+// Four doubles, one AVX register (two SSE2 registers without AVX).
+using Vector4 = double __attribute__((vector_size(32)));
+
+// sum_run over 6 columns (one free body's: a box's contacts with the
+// floor), the sums held in registers across the rows: row a of the
+// triangle, columns 0-3, in low[a] (the columns past a are summed too, and
+// never read), columns 4-5 of rows 4 and 5 in high. Each entry b <= a
+// takes the products add_outer_product<6> takes, in the same order; the
+// packed triangle is written to `block` at the end.
+int sum_run_of_six(const ConstraintProblem& p, const RowState* state, int first, double* block) {
+  Vector4 low[6] = {}, high[2] = {};
+  const int end = sum_run(p, state, first, [&](int i) {
+    const double* jac = p.J + p.row_adr[i];
+    const double d = p.D[i];
+    Vector4 jac_low;
+    std::memcpy(&jac_low, jac, sizeof jac_low);
+    const Vector4 jac_high = {jac[4], jac[5], 0, 0};
+#pragma GCC unroll 6
+    for (int a = 0; a < 6; ++a) {
+      const double da = d * jac[a];
+      low[a] += da * jac_low;
+      if (a >= 4) high[a - 4] += da * jac_high;
+    }
+  });
+  for (int a = 0; a < 6; ++a) {
+    for (int b = 0; b <= a; ++b) *block++ = b < 4 ? low[a][b] : high[a - 4][b - 4];
+  }
+  return end;
+}
+
+// sum_run over 12 columns (two bodies': a contact between two boxes), in
+// vectors of four: row a of the triangle in the a / 4 + 1 vectors that
+// reach its diagonal (the columns past a are summed too, and never read).
+// Each entry b <= a takes the products add_outer_product<12> takes, in the
+// same order; the packed triangle is written to `block` at the end.
+int sum_run_of_twelve(const ConstraintProblem& p, const RowState* state, int first, double* block) {
+  // Row a's first vector: rows 0-3 take one vector each, 4-7 two, 8-11 three.
+  constexpr int kStart[12] = {0, 1, 2, 3, 4, 6, 8, 10, 12, 15, 18, 21};
+  Vector4 sum[24] = {};
+  const int end = sum_run(p, state, first, [&](int i) {
+    const double* jac = p.J + p.row_adr[i];
+    const double d = p.D[i];
+    Vector4 columns[3];
+    std::memcpy(columns, jac, sizeof columns);
+#pragma GCC unroll 12
+    for (int a = 0; a < 12; ++a) {
+      const double da = d * jac[a];
+#pragma GCC unroll 3
+      for (int v = 0; v <= a / 4; ++v) sum[kStart[a] + v] += da * columns[v];
+    }
+  });
+  for (int a = 0; a < 12; ++a) {
+    for (int b = 0; b <= a; ++b) *block++ = sum[kStart[a] + b / 4][b % 4];
+  }
+  return end;
+}
+
+// The run from quadratic row `first` (sum_run), its n columns' sums
+// written to `block` as a packed lower triangle; returns where the next run
+// starts.
+int sum_run_rows(const ConstraintProblem& p, const RowState* state, int first, int n,
+                 double* block) {
+  if (n == 6) return sum_run_of_six(p, state, first, block);
+  if (n == 12) return sum_run_of_twelve(p, state, first, block);
+  std::fill_n(block, static_cast<size_t>(n) * (n + 1) / 2, 0.0);
+  return sum_run(p, state, first,
+                 [&](int i) { add_outer_product(n, p.D[i], p.J + p.row_adr[i], block); });
+}
+
 // H(a, b) += D J_a J_b over the quadratic rows, in row order. Consecutive
 // rows over the same columns (a contact's pyramid edges, a weld's six rows,
-// every row of the dense layout) form a run: their products are summed in a
-// packed lower triangle of the run's columns, contiguous, and the sum is
-// added once to the entries of H the run reaches (found once for the run).
+// every row of the dense layout) form a run (sum_run): their products are
+// summed in a packed lower triangle of the run's columns, contiguous, and
+// the sum is added once to the entries of H the run reaches (found once for
+// the run).
 template <class Factor>
 void add_rows(const ConstraintProblem& p, const RowState* state, const int* position,
               std::vector<int>& slots, std::vector<double*>& entries, std::vector<double>& block,
               Factor& h) {
-  int group = -1;
-  bool chained = false;  // every row since the run's first joins the row before
-  const auto flush = [&] {
-    if (group < 0) return;
-    for (size_t e = 0; e < entries.size(); ++e) *entries[e] += block[e];
-  };
-  for (int i = 0; i < p.nefc; ++i) {
-    chained = chained && same_columns_as_previous(p, i);
-    if (state[i] != RowState::kQuadratic) continue;
-    const int adr = p.row_adr[i], n = p.row_nnz[i];
-    if (group < 0 || !has_columns_of(p, i, group, chained)) {
-      flush();
-      group = i;
-      slots.resize(n);
-      entries.resize(static_cast<size_t>(n) * (n + 1) / 2);
-      block.assign(entries.size(), 0.0);
-      for (int a = 0; a < n; ++a) slots[a] = slot(position, p.col[adr + a]);
-      locate_entries(h, slots.data(), n, entries.data());
+  for (int i = 0; i < p.nefc;) {
+    if (state[i] != RowState::kQuadratic) {
+      ++i;
+      continue;
     }
-    chained = true;
-    add_row_product(n, p.D[i], p.J + adr, block.data());
+    const int adr = p.row_adr[i], n = p.row_nnz[i];
+    slots.resize(n);
+    entries.resize(static_cast<size_t>(n) * (n + 1) / 2);
+    for (int a = 0; a < n; ++a) slots[a] = slot(position, p.col[adr + a]);
+    locate_entries(h, slots.data(), n, entries.data());
+    block.resize(entries.size());
+    i = sum_run_rows(p, state, i, n, block.data());
+    for (size_t e = 0; e < entries.size(); ++e) *entries[e] += block[e];
   }
-  flush();
 }
 
 // Entry (i, j) of H, i >= j, for threads side by side (each with its own
@@ -188,10 +239,7 @@ void add_rows_in_parallel(const ConstraintProblem& p, SolverWorkspace& w, const 
           *at++ = &entry(h, std::max(sa, sb), std::min(sa, sb), offset);
         }
       }
-      std::fill_n(block, static_cast<size_t>(n) * (n + 1) / 2, 0.0);
-      for (int i = w.runs[r]; i < w.runs[r + 1]; ++i) {
-        if (quadratic(i)) add_row_product(n, p.D[i], p.J + p.row_adr[i], block);
-      }
+      sum_run_rows(p, state, w.runs[r], n, block);
     }
   });
   // The blocks into H in row order, as add_rows adds them.
