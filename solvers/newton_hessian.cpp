@@ -59,96 +59,110 @@ bool has_columns_of(const ConstraintProblem& p, int i, int run, bool chained) {
   return n == p.row_nnz[run] && std::equal(cols, cols + n, p.col + p.row_adr[run]);
 }
 
-// The run of rows that starts at quadratic row `first`: add_row(i) for it
-// and for each later quadratic row with its columns (has_columns_of), in
-// row order, until a quadratic row without them. Returns that row (or
-// nefc), where the next run starts.
-template <class AddRow>
-int sum_run(const ConstraintProblem& p, const RowState* state, int first, AddRow&& add_row) {
-  add_row(first);
-  bool chained = true;  // every row since `first` joins the row before
-  int i = first + 1;
-  for (; i < p.nefc; ++i) {
+// A run of rows starts at a quadratic row `first` and takes each later
+// quadratic row with its columns (has_columns_of), in row order, until a
+// quadratic row without them, where the next run starts. next_quadratic
+// walks it: the first quadratic row after row i (or nefc), with `chained`
+// kept saying whether every row since `first` joins the row before.
+int next_quadratic(const ConstraintProblem& p, const RowState* state, int i, bool& chained) {
+  for (++i; i < p.nefc; ++i) {
     chained = chained && same_columns_as_previous(p, i);
-    if (state[i] != RowState::kQuadratic) continue;
-    if (!has_columns_of(p, i, first, chained)) break;
-    add_row(i);
+    if (state[i] == RowState::kQuadratic) break;
   }
   return i;
+}
+
+// Whether quadratic row i (or nefc) goes on with the run from `first`.
+bool in_run(const ConstraintProblem& p, int i, int first, bool chained) {
+  return i < p.nefc && has_columns_of(p, i, first, chained);
 }
 
 // Four doubles, one AVX register (two SSE2 registers without AVX).
 using Vector4 = double __attribute__((vector_size(32)));
 
-// sum_run over 6 columns (one free body's: a box's contacts with the
-// floor), the sums held in registers across the rows: row a of the
-// triangle, columns 0-3, in low[a] (the columns past a are summed too, and
-// never read), columns 4-5 of rows 4 and 5 in high. Each entry b <= a
-// takes the products add_outer_product<6> takes, in the same order; the
-// packed triangle is written to `block` at the end.
+// The run from `first` over 6 columns (one free body's: a box's contacts
+// with the floor), its sums held in registers across the rows: row a of
+// the triangle, columns 0-3, in low[a] (the columns past a are summed too,
+// and never read), columns 4-5 of rows 4 and 5 in high. Each entry b <= a
+// takes the products add_outer_product takes (zeros included, which
+// change no sum), in the same order; the packed triangle is written to
+// `block` at the end. Returns where the next run starts.
 int sum_run_of_six(const ConstraintProblem& p, const RowState* state, int first, double* block) {
   Vector4 low[6] = {}, high[2] = {};
-  const int end = sum_run(p, state, first, [&](int i) {
+  bool chained = true;
+  int i = first;
+  do {
     const double* jac = p.J + p.row_adr[i];
     const double d = p.D[i];
     Vector4 jac_low;
     std::memcpy(&jac_low, jac, sizeof jac_low);
     const Vector4 jac_high = {jac[4], jac[5], 0, 0};
+    const Vector4 dv = {d, d, d, d};
 #pragma GCC unroll 6
     for (int a = 0; a < 6; ++a) {
-      const double da = d * jac[a];
+      // d jac[a] in every lane (jac[a] d: the same product).
+      const Vector4 da = Vector4{jac[a], jac[a], jac[a], jac[a]} * dv;
       low[a] += da * jac_low;
       if (a >= 4) high[a - 4] += da * jac_high;
     }
-  });
+    i = next_quadratic(p, state, i, chained);
+  } while (in_run(p, i, first, chained));
+#pragma GCC unroll 6
   for (int a = 0; a < 6; ++a) {
+#pragma GCC unroll 6
     for (int b = 0; b <= a; ++b) *block++ = b < 4 ? low[a][b] : high[a - 4][b - 4];
   }
-  return end;
+  return i;
 }
 
-// sum_run over 12 columns (two bodies': a contact between two boxes), in
-// vectors of four: row a of the triangle in the a / 4 + 1 vectors that
-// reach its diagonal (the columns past a are summed too, and never read).
-// Each entry b <= a takes the products add_outer_product<12> takes, in the
-// same order; the packed triangle is written to `block` at the end.
+// The same over 12 columns (two bodies': a contact between two boxes), in
+// vectors of four on the stack: row a of the triangle in the a / 4 + 1
+// vectors that reach its diagonal.
 int sum_run_of_twelve(const ConstraintProblem& p, const RowState* state, int first, double* block) {
   // Row a's first vector: rows 0-3 take one vector each, 4-7 two, 8-11 three.
   constexpr int kStart[12] = {0, 1, 2, 3, 4, 6, 8, 10, 12, 15, 18, 21};
   Vector4 sum[24] = {};
-  const int end = sum_run(p, state, first, [&](int i) {
+  bool chained = true;
+  int i = first;
+  do {
     const double* jac = p.J + p.row_adr[i];
     const double d = p.D[i];
     Vector4 columns[3];
     std::memcpy(columns, jac, sizeof columns);
+    const Vector4 dv = {d, d, d, d};
 #pragma GCC unroll 12
     for (int a = 0; a < 12; ++a) {
-      const double da = d * jac[a];
+      const Vector4 da = Vector4{jac[a], jac[a], jac[a], jac[a]} * dv;
 #pragma GCC unroll 3
       for (int v = 0; v <= a / 4; ++v) sum[kStart[a] + v] += da * columns[v];
     }
-  });
+    i = next_quadratic(p, state, i, chained);
+  } while (in_run(p, i, first, chained));
   for (int a = 0; a < 12; ++a) {
     for (int b = 0; b <= a; ++b) *block++ = sum[kStart[a] + b / 4][b % 4];
   }
-  return end;
+  return i;
 }
 
-// The run from quadratic row `first` (sum_run), its n columns' sums
-// written to `block` as a packed lower triangle; returns where the next run
-// starts.
+// The run from quadratic row `first`, its n columns' sums written to
+// `block` as a packed lower triangle; returns where the next run starts.
 int sum_run_rows(const ConstraintProblem& p, const RowState* state, int first, int n,
                  double* block) {
   if (n == 6) return sum_run_of_six(p, state, first, block);
   if (n == 12) return sum_run_of_twelve(p, state, first, block);
   std::fill_n(block, static_cast<size_t>(n) * (n + 1) / 2, 0.0);
-  return sum_run(p, state, first,
-                 [&](int i) { add_outer_product(n, p.D[i], p.J + p.row_adr[i], block); });
+  bool chained = true;
+  int i = first;
+  do {
+    add_outer_product(n, p.D[i], p.J + p.row_adr[i], block);
+    i = next_quadratic(p, state, i, chained);
+  } while (in_run(p, i, first, chained));
+  return i;
 }
 
 // H(a, b) += D J_a J_b over the quadratic rows, in row order. Consecutive
 // rows over the same columns (a contact's pyramid edges, a weld's six rows,
-// every row of the dense layout) form a run (sum_run): their products are
+// every row of the dense layout) form a run (next_quadratic): their products are
 // summed in a packed lower triangle of the run's columns, contiguous, and
 // the sum is added once to the entries of H the run reaches (found once for
 // the run).
