@@ -97,11 +97,9 @@ int sum_run_of_six(const ConstraintProblem& p, const RowState* state, int first,
     Vector4 jac_low;
     std::memcpy(&jac_low, jac, sizeof jac_low);
     const Vector4 jac_high = {jac[4], jac[5], 0, 0};
-    const Vector4 dv = {d, d, d, d};
 #pragma GCC unroll 6
     for (int a = 0; a < 6; ++a) {
-      // d jac[a] in every lane (jac[a] d: the same product).
-      const Vector4 da = Vector4{jac[a], jac[a], jac[a], jac[a]} * dv;
+      const double da = d * jac[a];
       low[a] += da * jac_low;
       if (a >= 4) high[a - 4] += da * jac_high;
     }
@@ -129,10 +127,9 @@ int sum_run_of_twelve(const ConstraintProblem& p, const RowState* state, int fir
     const double d = p.D[i];
     Vector4 columns[3];
     std::memcpy(columns, jac, sizeof columns);
-    const Vector4 dv = {d, d, d, d};
 #pragma GCC unroll 12
     for (int a = 0; a < 12; ++a) {
-      const Vector4 da = Vector4{jac[a], jac[a], jac[a], jac[a]} * dv;
+      const double da = d * jac[a];
 #pragma GCC unroll 3
       for (int v = 0; v <= a / 4; ++v) sum[kStart[a] + v] += da * columns[v];
     }

@@ -23,6 +23,9 @@ inline int bit_count(unsigned long long x) {
 }  // namespace
 
 void TreeOrdering::compute(const ConstraintProblem& p, Method method) {
+  // The trees and rows of the last problem ordered (a settled scene): the
+  // same order, a function of them alone.
+  if (method == last_method_ && input_.repeats(p)) return;
   const int nv = p.nv;
   // Trees: the root of each dof; tree ids in order of first appearance.
   tree_of_dof_.resize(nv);
@@ -83,9 +86,11 @@ void TreeOrdering::compute(const ConstraintProblem& p, Method method) {
   adjacency_start_[trees_] = write;
 
   order(method);
+  input_.keep(p);
 }
 
 void TreeOrdering::compute_like(const TreeOrdering& other, Method method) {
+  input_.forget();  // ordered from `other`'s graph, not from a problem
   // The same graph as last time (a settled scene): the same order, without
   // ordering again (the order is a function of the graph alone).
   const bool same = trees_ == other.trees_ && method == last_method_ &&

@@ -19,12 +19,14 @@
 // its loops skip.
 //
 // All memory is kept across calls: once sizes stop growing, compute() makes
-// no heap allocation.
+// no heap allocation. A problem whose trees and rows repeat the last one's
+// (RowPattern) keeps its order.
 
 #include <utility>
 #include <vector>
 
 #include "solvers/constraint_problem.h"
+#include "solvers/row_pattern.h"
 
 namespace pliant {
 
@@ -77,6 +79,7 @@ class TreeOrdering {
   std::vector<int> tree_of_dof_, tree_start_, tree_dofs_;
   int trees_ = 0;
   Method last_method_ = Method::kReverseCuthillMcKee;
+  RowPattern input_;  // the problem compute() last ordered
   // Edges as pairs, then adjacency in CSR (adjacency_start_, adjacency_).
   std::vector<int> edge_a_, edge_b_, adjacency_start_, adjacency_, row_trees_;
   // Fill positions while bucketing dofs and edges.

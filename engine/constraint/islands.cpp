@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstring>
 
 #include "engine/helped_loop.h"
 #include "engine/thread_pool.h"
@@ -44,68 +43,15 @@ bool one_tree_island(const ConstraintProblem& p, IslandScratch& s) {
   return true;
 }
 
-// Whether `kept` holds a copy of values[0, n).
-template <class T>
-bool same_values(const std::vector<T>& kept, const T* values, int n) {
-  return static_cast<int>(kept.size()) == n &&
-         (n == 0 || std::memcmp(kept.data(), values, sizeof(T) * n) == 0);
-}
-
-// Where a problem's islands can be kept: a sparse layout with the rows'
-// joins worked out (IslandPattern).
-bool keepable(const ConstraintProblem& p) { return !p.dense_hessian && p.joins_previous; }
-
-// The extent of the rows' entries in col: past the last one.
-int entries_end(const ConstraintProblem& p) {
-  int end = 0;
-  for (int i = 0; i < p.nefc; ++i) end = std::max(end, p.row_adr[i] + p.row_nnz[i]);
-  return end;
-}
-
 int find_new_islands(const ConstraintProblem& p, IslandScratch& s);
 
 }  // namespace
 
-bool IslandPattern::repeats(const ConstraintProblem& p) const {
-  if (!valid || !keepable(p)) return false;
-  if (!same_values(row_nnz, p.row_nnz, p.nefc) || !same_values(row_adr, p.row_adr, p.nefc) ||
-      !same_values(joined, p.joins_previous, p.nefc) ||
-      !same_values(parent, p.mass_tree.parent, p.nv) ||
-      !same_values(col, p.col, static_cast<int>(col.size()))) {
-    return false;
-  }
-  // row_adr and row_nnz are the kept ones, so the kept columns span the
-  // rows' entries.
-  if (static_cast<int>(cone_rows.size()) != 2 * p.ncone) return false;
-  for (int c = 0; c < p.ncone; ++c) {
-    if (cone_rows[2 * c] != p.cones[c].first_row || cone_rows[2 * c + 1] != p.cones[c].dim) {
-      return false;
-    }
-  }
-  return true;
-}
-
-void IslandPattern::keep(const ConstraintProblem& p, int islands) {
-  valid = keepable(p);
-  if (!valid) return;
-  count = islands;
-  parent.assign(p.mass_tree.parent, p.mass_tree.parent + p.nv);
-  row_nnz.assign(p.row_nnz, p.row_nnz + p.nefc);
-  row_adr.assign(p.row_adr, p.row_adr + p.nefc);
-  joined.assign(p.joins_previous, p.joins_previous + p.nefc);
-  col.assign(p.col, p.col + entries_end(p));
-  cone_rows.clear();
-  for (int c = 0; c < p.ncone; ++c) {
-    cone_rows.push_back(p.cones[c].first_row);
-    cone_rows.push_back(p.cones[c].dim);
-  }
-}
-
 int find_islands(const ConstraintProblem& p, IslandScratch& s) {
-  if (s.pattern.repeats(p)) return s.pattern.count;
-  const int count = find_new_islands(p, s);
-  s.pattern.keep(p, count);
-  return count;
+  if (s.pattern.repeats(p)) return s.kept_count;
+  s.kept_count = find_new_islands(p, s);
+  s.pattern.keep(p);
+  return s.kept_count;
 }
 
 namespace {

@@ -12,6 +12,7 @@
 
 #include "solvers/constraint_problem.h"
 #include "solvers/kept.h"
+#include "solvers/row_pattern.h"
 #include "solvers/workspace.h"
 
 namespace pliant {
@@ -36,27 +37,13 @@ struct IslandWorker {
   SolverWorkspace solver;
 };
 
-// What find_islands read at its last call, kept so that a step whose rows
-// repeat it (a resting pile, a robot standing on its feet) keeps its
-// islands instead of finding them again: the islands depend on nothing
-// else. Sparse layouts only (the dense layout's islands also depend on which
-// Jacobian values are zero).
-struct IslandPattern {
-  bool valid = false;
-  int count = 0;  // the islands found
-  std::vector<int> parent, row_nnz, row_adr, col, cone_rows;
-  std::vector<unsigned char> joined;
-
-  // Whether `p` has the kept rows, columns, trees and cones.
-  bool repeats(const ConstraintProblem& p) const;
-  // Keeps p's pattern, whose islands number `islands`.
-  void keep(const ConstraintProblem& p, int islands);
-};
-
 // The islands of one step, and the storage of their problems (kept across
 // steps: no heap allocation once sizes stop growing).
 struct IslandScratch {
-  IslandPattern pattern;  // the inputs of the islands below
+  // What find_islands read at its last call and the islands it found: a
+  // step whose rows repeat it keeps its islands.
+  RowPattern pattern;
+  int kept_count = 0;
   // Trees are named by their root dof; tree_parent is a union-find over them.
   std::vector<int> tree_of_dof, tree_parent, tree_has_rows, island_of_root;
   std::vector<int> island_of_dof, island_of_row;          // -1: in no island
@@ -73,7 +60,7 @@ struct IslandScratch {
 };
 
 // Finds the islands of `whole`; returns their number. When the rows repeat
-// the last call's (IslandPattern), the islands found then are kept.
+// the last call's (RowPattern), the islands found then are kept.
 int find_islands(const ConstraintProblem& whole, IslandScratch& s);
 
 // Solves `whole` island by island with `solve` (solve_newton or solve_cg)

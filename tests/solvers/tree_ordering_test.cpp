@@ -85,6 +85,49 @@ TEST(TreeOrdering, LaysBranchingTreesOutLeavesFirst) {
   EXPECT_EQ(ordering.leaves_first_entries(parent.data(), 0, 3), 0);
 }
 
+// An ordering keeps its order while the problem's trees and rows repeat,
+// and orders again when they change (or after compute_like): each order
+// equals a fresh ordering's.
+TEST(TreeOrdering, KeptOnlyWhileTheProblemRepeats) {
+  PathProblem path;
+  std::vector<unsigned char> joins(4, 0);
+  path.problem.joins_previous = joins.data();
+  path.problem.dense_hessian = false;  // the sparse layout, where orders are kept
+  const auto positions = [](const TreeOrdering& o) {
+    std::vector<int> out;
+    for (int dof = 0; dof < 10; ++dof) out.push_back(o.position(dof));
+    return out;
+  };
+  const auto fresh = [&] {
+    TreeOrdering o;
+    o.compute(path.problem);
+    return positions(o);
+  };
+  TreeOrdering kept;
+  kept.compute(path.problem);
+  const std::vector<int> first = positions(kept);
+  kept.compute(path.problem);
+  EXPECT_EQ(positions(kept), first);
+  // Couple trees 0-1, 1-2, 2-3, 3-4 instead: a different order.
+  const int pairs[4][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 4}};
+  for (int r = 0; r < 4; ++r) {
+    const int a = pairs[r][0], b = pairs[r][1];
+    int* cols = path.col.data() + path.row_adr[r];
+    cols[0] = 2 * a, cols[1] = 2 * a + 1, cols[2] = 2 * b, cols[3] = 2 * b + 1;
+  }
+  kept.compute(path.problem);
+  EXPECT_EQ(positions(kept), fresh());
+  EXPECT_NE(positions(kept), first);
+  // Ordered like another ordering, then asked for this problem again.
+  PathProblem other;
+  TreeOrdering from;
+  from.compute(other.problem);
+  kept.compute_like(from, TreeOrdering::Method::kReverseCuthillMcKee);
+  EXPECT_EQ(positions(kept), positions(from));
+  kept.compute(path.problem);
+  EXPECT_EQ(positions(kept), fresh());
+}
+
 TEST(TreeOrdering, CoupledTreesAreNeighbours) {
   PathProblem path;
   TreeOrdering ordering;
