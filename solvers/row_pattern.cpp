@@ -24,8 +24,34 @@ int entries_end(const ConstraintProblem& p) {
 
 }  // namespace
 
-bool RowPattern::repeats(const ConstraintProblem& p) const {
-  if (!valid_ || !keepable(p)) return false;
+// The longest wait between copies, in calls.
+constexpr int kLongestWait = 63;
+
+bool RowPattern::repeats_or_keep(const ConstraintProblem& p) {
+  if (valid_) {
+    if (same(p)) {
+      wait_ = 0;
+      return true;
+    }
+    valid_ = false;
+    skip_ = wait_;
+    wait_ = std::min(kLongestWait, 2 * wait_ + 1);
+  }
+  if (skip_ > 0) {
+    --skip_;
+  } else {
+    keep(p);
+  }
+  return false;
+}
+
+void RowPattern::forget() {
+  valid_ = false;
+  skip_ = 0;
+}
+
+bool RowPattern::same(const ConstraintProblem& p) const {
+  if (!keepable(p)) return false;
   // The columns are compared once the sizes and addresses are the kept
   // ones, so that the kept columns span the rows' entries.
   if (!same_values(row_nnz_, p.row_nnz, p.nefc) || !same_values(row_adr_, p.row_adr, p.nefc) ||

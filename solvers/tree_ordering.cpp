@@ -25,7 +25,7 @@ inline int bit_count(unsigned long long x) {
 void TreeOrdering::compute(const ConstraintProblem& p, Method method) {
   // The trees and rows of the last problem ordered (a settled scene): the
   // same order, a function of them alone.
-  if (method == last_method_ && input_.repeats(p)) return;
+  if (input_.repeats_or_keep(p) && method == last_method_) return;
   const int nv = p.nv;
   // Trees: the root of each dof; tree ids in order of first appearance.
   tree_of_dof_.resize(nv);
@@ -86,7 +86,6 @@ void TreeOrdering::compute(const ConstraintProblem& p, Method method) {
   adjacency_start_[trees_] = write;
 
   order(method);
-  input_.keep(p);
 }
 
 void TreeOrdering::compute_like(const TreeOrdering& other, Method method) {

@@ -48,9 +48,8 @@ int find_new_islands(const ConstraintProblem& p, IslandScratch& s);
 }  // namespace
 
 int find_islands(const ConstraintProblem& p, IslandScratch& s) {
-  if (s.pattern.repeats(p)) return s.kept_count;
+  if (s.pattern.repeats_or_keep(p)) return s.kept_count;
   s.kept_count = find_new_islands(p, s);
-  s.pattern.keep(p);
   return s.kept_count;
 }
 

@@ -42,16 +42,16 @@ struct SmallProblem {
 TEST(RowPattern, RepeatsOnlyTheKeptStructure) {
   SmallProblem kept;
   RowPattern pattern;
-  EXPECT_FALSE(pattern.repeats(kept.problem));  // nothing kept yet
-  pattern.keep(kept.problem);
-  EXPECT_TRUE(pattern.repeats(kept.problem));
+  EXPECT_FALSE(pattern.repeats_or_keep(kept.problem));  // nothing kept yet: keeps it
+  EXPECT_TRUE(pattern.repeats_or_keep(kept.problem));
   // Values other than the structure do not matter.
   SmallProblem values;
   values.jac = {3, 4, 5, 6, 7};
   values.point();
-  EXPECT_TRUE(pattern.repeats(values.problem));
+  EXPECT_TRUE(pattern.repeats_or_keep(values.problem));
 
-  // Each change of structure is seen.
+  // Each change of structure is seen (after each, the original is kept
+  // again: a hit resets the wait between copies).
   const std::vector<std::function<void(SmallProblem&)>> changes = {
       [](SmallProblem& q) { q.col[3] = 0; },    // a column
       [](SmallProblem& q) { q.joins[1] = 0; },  // a join
@@ -76,10 +76,39 @@ TEST(RowPattern, RepeatsOnlyTheKeptStructure) {
     SmallProblem changed;
     changes[k](changed);
     if (k + 2 < changes.size()) changed.point();
-    EXPECT_FALSE(pattern.repeats(changed.problem)) << "change " << k;
+    EXPECT_FALSE(pattern.repeats_or_keep(changed.problem)) << "change " << k;
+    // The changed structure was kept (a first miss copies at once) ...
+    if (k + 2 < changes.size()) {
+      EXPECT_TRUE(pattern.repeats_or_keep(changed.problem)) << k;
+    }
+    // ... and the original is seen as a change, then kept again.
+    EXPECT_FALSE(pattern.repeats_or_keep(kept.problem)) << "change " << k;
+    while (!pattern.repeats_or_keep(kept.problem)) {
+    }
   }
   pattern.forget();
-  EXPECT_FALSE(pattern.repeats(kept.problem));
+  EXPECT_FALSE(pattern.repeats_or_keep(kept.problem));
+  EXPECT_TRUE(pattern.repeats_or_keep(kept.problem));
+}
+
+// A structure that changes at every call is copied at calls further and
+// further apart; once it settles, it repeats within 64 calls.
+TEST(RowPattern, CopiesSeldomWhileTheStructureKeepsChanging) {
+  RowPattern pattern;
+  int hits = 0;
+  for (int call = 0; call < 200; ++call) {
+    SmallProblem changing;
+    changing.col[4] = call % 2;  // the third row's column, alternating
+    changing.point();
+    hits += pattern.repeats_or_keep(changing.problem);
+  }
+  EXPECT_EQ(hits, 0);
+  SmallProblem settled;
+  int calls = 1;
+  while (!pattern.repeats_or_keep(settled.problem)) ++calls;
+  EXPECT_LE(calls, 65);
+  EXPECT_GT(calls, 2);  // it waited: it did not copy at every call
+  for (int call = 0; call < 10; ++call) EXPECT_TRUE(pattern.repeats_or_keep(settled.problem));
 }
 
 }  // namespace
