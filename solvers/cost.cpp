@@ -114,9 +114,7 @@ namespace {
 // Whether rows of `type` are one-sided: limits, frictionless contacts and
 // pyramid edges (the codes from kLimitJoint to kContactPyramidal).
 bool one_sided(RowType type) {
-  return static_cast<unsigned>(static_cast<int>(type) - static_cast<int>(RowType::kLimitJoint)) <=
-         static_cast<unsigned>(RowType::kContactPyramidal) -
-             static_cast<unsigned>(RowType::kLimitJoint);
+  return type >= RowType::kLimitJoint && type <= RowType::kContactPyramidal;
 }
 
 // evaluate_constraints over rows [begin, end) (whole cones).

@@ -231,7 +231,6 @@ void add_rows_in_parallel(const ConstraintProblem& p, SolverWorkspace& w, const 
     size += static_cast<size_t>(p.row_nnz[i]) * (p.row_nnz[i] + 1) / 2;
   }
   const int count = static_cast<int>(w.runs.size());
-  w.runs.push_back(p.nefc);
   grow(w.run_blocks, size);
   grow(w.run_entries, size);
   const int tasks = std::min(count, 8 * p.parallel->threads());

@@ -22,10 +22,10 @@ int entries_end(const ConstraintProblem& p) {
   return end;
 }
 
-}  // namespace
-
 // The longest wait between copies, in calls.
 constexpr int kLongestWait = 63;
+
+}  // namespace
 
 bool RowPattern::repeats_or_keep(const ConstraintProblem& p) {
   if (valid_) {

@@ -50,7 +50,7 @@ struct SolverWorkspace {
   std::vector<double*> hessian_entries;  // entries of H a run of rows reaches
   std::vector<double> hessian_block;     // the run's sum, packed lower triangle
   // The same on several threads: each row whether it starts a run of
-  // quadratic rows, the runs' first rows (and nefc), where each run's block
+  // quadratic rows, the runs' first rows, where each run's block
   // starts in run_blocks, the blocks and the entries they add to.
   std::vector<unsigned char> run_first;
   std::vector<int> runs;

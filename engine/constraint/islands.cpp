@@ -43,18 +43,6 @@ bool one_tree_island(const ConstraintProblem& p, IslandScratch& s) {
   return true;
 }
 
-int find_new_islands(const ConstraintProblem& p, IslandScratch& s);
-
-}  // namespace
-
-int find_islands(const ConstraintProblem& p, IslandScratch& s) {
-  if (s.pattern.repeats_or_keep(p)) return s.kept_count;
-  s.kept_count = find_new_islands(p, s);
-  return s.kept_count;
-}
-
-namespace {
-
 int find_new_islands(const ConstraintProblem& p, IslandScratch& s) {
   const int nv = p.nv, nefc = p.nefc;
   // A tree is named by its root dof.
@@ -133,6 +121,16 @@ int find_new_islands(const ConstraintProblem& p, IslandScratch& s) {
   sort_by_group(s.island_of_row, nefc, count, s.row_order, s.row_start, s.next);
   return count;
 }
+
+}  // namespace
+
+int find_islands(const ConstraintProblem& p, IslandScratch& s) {
+  if (s.pattern.repeats_or_keep(p)) return s.kept_count;
+  s.kept_count = find_new_islands(p, s);
+  return s.kept_count;
+}
+
+namespace {
 
 // Copies a row's n columns and values, the usual lengths unrolled (see
 // with_row_length).

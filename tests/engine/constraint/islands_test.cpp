@@ -22,28 +22,37 @@ namespace {
 
 // Four trees: dofs 0-1 (a chain), 2, 3-5 (a chain), 6. Rows join trees 0
 // and 2 (through dof 1 and dof 4), one row touches tree 1 alone, and tree 3
-// has none.
-TEST(Islands, RowsJoinTheTreesTheyTouch) {
-  const std::vector<int> parent = {-1, 0, -1, -1, 3, 4, -1};
-  const std::vector<int> address = {0, 1, 3, 4, 5, 7, 10};
-  std::vector<double> mass(10, 0.0);
-  const std::vector<int> row_nnz = {2, 1, 1};
-  const std::vector<int> row_adr = {0, 2, 3};
-  const std::vector<int> col = {1, 4, 2, 5};
-  const std::vector<double> J = {1, -1, 1, 1};
+// has none. Sparse rows, none joining the row before.
+struct FourTrees {
+  std::vector<int> parent = {-1, 0, -1, -1, 3, 4, -1};
+  std::vector<int> address = {0, 1, 3, 4, 5, 7, 10};
+  std::vector<double> mass = std::vector<double>(10, 0.0);
+  std::vector<int> row_nnz = {2, 1, 1};
+  std::vector<int> row_adr = {0, 2, 3};
+  std::vector<unsigned char> joins = {0, 0, 0};
+  std::vector<int> col = {1, 4, 2, 5};
+  std::vector<double> J = {1, -1, 1, 1};
+  std::vector<int> column = tree_columns(7, parent.data());
   ConstraintProblem p;
-  p.nv = 7;
-  p.nefc = 3;
-  const std::vector<int> column = tree_columns(7, parent.data());
-  p.mass_tree = {7, parent.data(), address.data(), column.data(), static_cast<int>(column.size())};
-  p.mass = mass.data();
-  p.row_nnz = row_nnz.data();
-  p.row_adr = row_adr.data();
-  p.col = col.data();
-  p.J = J.data();
-  p.dense_hessian = false;
+
+  FourTrees() {
+    p.nv = 7;
+    p.nefc = 3;
+    p.mass_tree = {7, parent.data(), address.data(), column.data(),
+                   static_cast<int>(column.size())};
+    p.mass = mass.data();
+    p.row_nnz = row_nnz.data();
+    p.row_adr = row_adr.data();
+    p.col = col.data();
+    p.J = J.data();
+    p.dense_hessian = false;
+  }
+};
+
+TEST(Islands, RowsJoinTheTreesTheyTouch) {
+  FourTrees trees;
   IslandScratch s;
-  ASSERT_EQ(find_islands(p, s), 2);
+  ASSERT_EQ(find_islands(trees.p, s), 2);
   // Islands are numbered by their first row.
   EXPECT_EQ(s.island_of_row, (std::vector<int>{0, 1, 0}));
   EXPECT_EQ(s.island_of_dof, (std::vector<int>{0, 0, 1, 0, 0, 0, -1}));
@@ -55,26 +64,10 @@ TEST(Islands, RowsJoinTheTreesTheyTouch) {
 // finds them again when any column changes with the rows' sizes unchanged:
 // each call gives what a fresh scratch finds.
 TEST(Islands, KeptOnlyWhileTheRowsRepeat) {
-  const std::vector<int> parent = {-1, 0, -1, -1, 3, 4, -1};
-  const std::vector<int> address = {0, 1, 3, 4, 5, 7, 10};
-  std::vector<double> mass(10, 0.0);
-  const std::vector<int> row_nnz = {2, 1, 1};
-  const std::vector<int> row_adr = {0, 2, 3};
-  const std::vector<unsigned char> joins = {0, 0, 0};
-  std::vector<int> col = {1, 4, 2, 5};
-  const std::vector<double> J = {1, -1, 1, 1};
-  ConstraintProblem p;
-  p.nv = 7;
-  p.nefc = 3;
-  const std::vector<int> column = tree_columns(7, parent.data());
-  p.mass_tree = {7, parent.data(), address.data(), column.data(), static_cast<int>(column.size())};
-  p.mass = mass.data();
-  p.row_nnz = row_nnz.data();
-  p.row_adr = row_adr.data();
-  p.col = col.data();
-  p.J = J.data();
-  p.joins_previous = joins.data();
-  p.dense_hessian = false;
+  FourTrees trees;
+  trees.p.joins_previous = trees.joins.data();  // the sparse layout's joins: islands are kept
+  const ConstraintProblem& p = trees.p;
+  std::vector<int>& col = trees.col;
   IslandScratch kept;
   const auto expect_fresh = [&](int expected_count) {
     IslandScratch fresh;
