@@ -6,6 +6,7 @@
 #include "engine/constraint/assemble.h"
 #include "engine/constraint/solve.h"
 #include "engine/dynamics.h"
+#include "engine/forward_unchecked.h"
 #include "engine/kinematics.h"
 #include "engine/passive.h"
 #include "engine/sensors.h"
@@ -77,6 +78,10 @@ void forward(const Model& m, Data& d) { forward(m, d, true); }
 
 void forward(const Model& m, Data& d, bool with_sensors) {
   check_data_matches(m, d);
+  forward_unchecked(m, d, with_sensors);
+}
+
+void forward_unchecked(const Model& m, Data& d, bool with_sensors) {
   forward_position(m, d);
   if (with_sensors) sensors_position(m, d);
   forward_velocity(m, d);

@@ -7,10 +7,10 @@
 #include "engine/actuation.h"
 #include "engine/derivatives.h"
 #include "engine/dynamics.h"
+#include "engine/forward_unchecked.h"
 #include "engine/rotation.h"
 #include "engine/workspace.h"
 #include "model/numeric_limits.h"
-#include "pliant/forward.h"
 #include "pliant/integrate_position.h"
 
 namespace pliant {
@@ -98,7 +98,7 @@ void integrate_rk4(const Model& m, Data& d) {
     d.qvel = qvel0 + a[i - 1] * h * stage_acc[i - 1];
     if (m.na > 0) d.act = act0 + a[i - 1] * h * stage_act[i - 1];
     d.time = time0 + a[i - 1] * h;
-    forward(m, d, false);
+    forward_unchecked(m, d, false);
     stage_vel[i] = d.qvel;
     stage_acc[i] = d.qacc;
     stage_act[i] = d.act_dot;

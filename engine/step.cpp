@@ -4,9 +4,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/forward_unchecked.h"
 #include "engine/integrators.h"
 #include "model/numeric_limits.h"
-#include "pliant/forward.h"
 #include "pliant/inverse.h"
 
 namespace pliant {
@@ -45,8 +45,8 @@ void step(const Model& m, Data& d) {
   ScopedStageTimer timer(d.timers, Stage::kStep);
   reset_if_bad(m, d, d.qpos, WarningKind::kBadQpos);
   reset_if_bad(m, d, d.qvel, WarningKind::kBadQvel);
-  forward(m, d);
-  if (reset_if_bad(m, d, d.qacc, WarningKind::kBadQacc)) forward(m, d);
+  forward_unchecked(m, d, true);
+  if (reset_if_bad(m, d, d.qacc, WarningKind::kBadQacc)) forward_unchecked(m, d, true);
   if (m.options.flags.fwdinv) compare_forward_inverse(m, d);
   integrate(m, d);
   ++d.step_count;

@@ -226,7 +226,7 @@ void solve_pgs(const ConstraintProblem& p, SolverWorkspace& w) {
     }
   }
 
-  w.old_state.resize(n);
+  grow(w.old_state, n);
   double cost = dual_cost();
   for (int iter = 0; iter < p.iterations; ++iter) {
     int changes = 0;

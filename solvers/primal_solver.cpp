@@ -12,22 +12,11 @@ namespace pliant {
 
 void SolverWorkspace::prepare(const ConstraintProblem& p) {
   const int nv = p.nv, nefc = p.nefc;
-  for (auto* v : {&ma, &grad, &mgrad, &search, &msearch, &grad_old, &mgrad_old, &gathered}) {
-    grow(*v, nv);
+  const int threads = p.parallel ? p.parallel->threads() : 1;
+  if (nv > grown_nv_ || nefc > grown_nefc_ || p.ncone > grown_ncone_ || threads > grown_threads_) {
+    grow_arrays(p);
   }
   scratch_nv.resize(nv);
-  const int threads = p.parallel ? p.parallel->threads() : 1;
-  std::vector<std::vector<double>>& gathered_by = worker_gathered.value;
-  if (static_cast<int>(gathered_by.size()) < threads - 1) gathered_by.resize(threads - 1);
-  for (int k = 0; k < threads - 1; ++k) grow(gathered_by[k], nv);
-  for (auto* v : {&jar, &jv}) grow(*v, nefc);
-  grow(live_rows, nefc);
-  grow(changed_rows, nefc);
-  grow(state, nefc);
-  grow(old_state, nefc);
-  grow(cone_hessian, static_cast<size_t>(p.ncone) * kMaxConeDim * kMaxConeDim);
-  // Zero between updates (each rank-1 update leaves it zero).
-  grow(rank_vector, nv);
   result.qacc.resize(nv);
   result.force.resize(nefc);
   result.qfrc_constraint.resize(nv);
@@ -41,6 +30,30 @@ void SolverWorkspace::prepare(const ConstraintProblem& p) {
   if (static_cast<int>(s.per_iteration.capacity()) < p.iterations) {
     s.per_iteration.reserve(p.iterations);
   }
+}
+
+void SolverWorkspace::grow_arrays(const ConstraintProblem& p) {
+  const int nv = std::max(p.nv, grown_nv_), nefc = std::max(p.nefc, grown_nefc_);
+  const int ncone = std::max(p.ncone, grown_ncone_);
+  const int threads = std::max(p.parallel ? p.parallel->threads() : 1, grown_threads_);
+  grown_nv_ = nv;
+  grown_nefc_ = nefc;
+  grown_ncone_ = ncone;
+  grown_threads_ = threads;
+  for (auto* v : {&ma, &grad, &mgrad, &search, &msearch, &grad_old, &mgrad_old, &gathered}) {
+    grow(*v, nv);
+  }
+  std::vector<std::vector<double>>& gathered_by = worker_gathered.value;
+  if (static_cast<int>(gathered_by.size()) < threads - 1) gathered_by.resize(threads - 1);
+  for (int k = 0; k < threads - 1; ++k) grow(gathered_by[k], nv);
+  for (auto* v : {&jar, &jv}) grow(*v, nefc);
+  grow(live_rows, nefc);
+  grow(changed_rows, nefc);
+  grow(state, nefc);
+  grow(old_state, nefc);
+  grow(cone_hessian, static_cast<size_t>(ncone) * kMaxConeDim * kMaxConeDim);
+  // Zero between updates (each rank-1 update leaves it zero).
+  grow(rank_vector, nv);
 }
 
 namespace {

@@ -70,6 +70,13 @@ struct SolverWorkspace {
 
   // Sizes the nv and nefc arrays (keeps capacity).
   void prepare(const ConstraintProblem& p);
+
+ private:
+  void grow_arrays(const ConstraintProblem& p);
+  // The largest sizes prepare() has grown the arrays to: a problem within
+  // them (every step of a settled scene, every island after the largest)
+  // skips the growing.
+  int grown_nv_ = -1, grown_nefc_ = -1, grown_ncone_ = -1, grown_threads_ = -1;
 };
 
 }  // namespace pliant

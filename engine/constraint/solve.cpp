@@ -207,8 +207,8 @@ void constraint_forces(const Model& m, Data& d) {
   }
   const ConstraintProblem p = constraint_problem(m, d);
   SolverWorkspace& w = workspace(d).solver;
-  w.jar.resize(nefc);
-  w.state.resize(nefc);
+  grow(w.jar, nefc);
+  grow(w.state, nefc);
   problem_jacobian_multiply(p, d.qacc.data(), w.jar.data());
   for (int i = 0; i < nefc; ++i) w.jar[i] -= efc.aref[i];
   evaluate_constraints(p, w.jar.data(), w.state.data(), efc.force.data(), nullptr);

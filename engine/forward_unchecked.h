@@ -1,0 +1,13 @@
+#pragma once
+
+// forward() for the engine's own callers that have checked the Data against
+// the Model already (step(), and the integrators and finite differences
+// behind it): the same stages without checking every size again.
+
+#include "pliant/data.h"
+
+namespace pliant {
+
+void forward_unchecked(const Model& model, Data& data, bool with_sensors);
+
+}  // namespace pliant
