@@ -264,6 +264,27 @@ double max_difference(const std::vector<double>& a, const std::vector<double>& b
   return worst / scale;
 }
 
+// One workspace solving problems of changing sizes in turn (a step's
+// islands, largest first, then the next step's) gives each the answer a
+// fresh workspace gives, to the bit: the arrays it grew for a larger
+// problem serve the smaller ones, and a larger one grows them again.
+TEST(Solvers, OneWorkspaceServesProblemsOfChangingSize) {
+  SolverWorkspace shared;
+  unsigned seed = 40;
+  for (const int nv : {10, 4, 16, 4, 16, 7}) {
+    for (const Method method : {Method::kNewton, Method::kCg, Method::kPgs}) {
+      testing::SyntheticProblem sp(nv, testing::every_row_type(), ++seed, false);
+      const ConstraintProblem& p = sp.problem;
+      if (method == Method::kNewton) solve_newton(p, shared);
+      if (method == Method::kCg) solve_cg(p, shared);
+      if (method == Method::kPgs) solve_pgs(p, shared);
+      const Answer fresh = run(p, method);
+      EXPECT_EQ(shared.result.qacc, fresh.qacc) << "nv " << nv;
+      EXPECT_EQ(shared.result.force, fresh.force) << "nv " << nv;
+    }
+  }
+}
+
 // Newton (dense and envelope Hessian), CG and PGS reach the same optimum
 // on random problems with every row type. With the tolerance below
 // round-off the first-order methods stop when the cost stops decreasing in
