@@ -47,9 +47,8 @@ void ThreadPool::run_loop(int threads, int count, Call call, void* context) {
   // generation.
   call_ = call;
   context_ = context;
-  count_ = count;
   error_ = nullptr;
-  next_.store(0, std::memory_order_relaxed);
+  unclaimed_.store(static_cast<unsigned long long>(count) << 32, std::memory_order_relaxed);
   taking_part_ = helpers;
   busy_.store(workers(), std::memory_order_relaxed);
   generation_.fetch_add(1);  // publishes the fields above
@@ -67,9 +66,20 @@ void ThreadPool::run_loop(int threads, int count, Call call, void* context) {
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }
 
+int ThreadPool::claim(int worker) {
+  unsigned long long range = unclaimed_.load(std::memory_order_relaxed);
+  for (;;) {
+    const auto front = static_cast<unsigned>(range), back = static_cast<unsigned>(range >> 32);
+    if (front >= back) return -1;
+    const unsigned long long claimed = worker == 0 ? range + 1 : range - (1ull << 32);
+    if (unclaimed_.compare_exchange_weak(range, claimed, std::memory_order_relaxed)) {
+      return static_cast<int>(worker == 0 ? front : back - 1);
+    }
+  }
+}
+
 void ThreadPool::run_tasks(int worker) {
-  for (int i = next_.fetch_add(1, std::memory_order_relaxed); i < count_;
-       i = next_.fetch_add(1, std::memory_order_relaxed)) {
+  for (int i = claim(worker); i >= 0; i = claim(worker)) {
     try {
       call_(context_, i, worker);
     } catch (...) {
