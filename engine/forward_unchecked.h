@@ -1,8 +1,8 @@
 #pragma once
 
 // forward() for the engine's own callers that have checked the Data against
-// the Model already (step(), and the integrators and finite differences
-// behind it): the same stages without checking every size again.
+// the Model already (step(), and the RK4 integrator's stages behind it):
+// the same stages without checking every size again.
 
 #include "pliant/data.h"
 

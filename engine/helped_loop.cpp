@@ -16,7 +16,7 @@ namespace pliant {
 void HelpedLoop::run(int count, Call call, void* context) {
   call_ = call;
   context_ = context;
-  unclaimed_.store(static_cast<unsigned long long>(count) << 32, std::memory_order_relaxed);
+  tasks_.open(count);
   open_.store(true);
   run_tasks(0);
   open_.store(false);
@@ -47,21 +47,8 @@ void HelpedLoop::help_until_finished(int worker) {
   }
 }
 
-int HelpedLoop::claim(int worker) {
-  unsigned long long range = unclaimed_.load(std::memory_order_relaxed);
-  for (;;) {
-    const auto front = static_cast<unsigned>(range), back = static_cast<unsigned>(range >> 32);
-    if (front >= back) return -1;
-    const unsigned long long claimed =
-        worker == 0 ? range + 1 : range - (1ull << 32);  // front + 1, or back - 1
-    if (unclaimed_.compare_exchange_weak(range, claimed, std::memory_order_relaxed)) {
-      return static_cast<int>(worker == 0 ? front : back - 1);
-    }
-  }
-}
-
 void HelpedLoop::run_tasks(int worker) {
-  for (int i = claim(worker); i >= 0; i = claim(worker)) {
+  for (int i = tasks_.claim(worker); i >= 0; i = tasks_.claim(worker)) {
     try {
       call_(context_, i, worker);
     } catch (...) {

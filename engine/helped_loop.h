@@ -15,6 +15,7 @@
 #include <exception>
 #include <mutex>
 
+#include "engine/task_range.h"
 #include "solvers/parallel_loop.h"
 
 namespace pliant {
@@ -39,19 +40,13 @@ class HelpedLoop final : public ParallelLoop {
 
  private:
   void run_tasks(int worker);
-  // The next task for `worker` (-1: none left).
-  int claim(int worker);
 
   const int threads_;
   // The open loop's fields: written by the driver while no helper is inside
   // (inside_ == 0 and open_ false), published by open_.
   Call call_ = nullptr;
   void* context_ = nullptr;
-  // The tasks not yet claimed, [front, back): the driver claims from the
-  // front, helpers from the back, so that with balanced loads each thread
-  // takes the same tasks (and their memory, in its own cache) loop after
-  // loop. Front in the low 32 bits, back in the high.
-  std::atomic<unsigned long long> unclaimed_{0};
+  TaskRange tasks_;                // the driver claims from the front, helpers from the back
   std::atomic<bool> open_{false};  // a loop's tasks may be claimed
   std::atomic<int> inside_{0};     // helpers that may be claiming tasks
   std::atomic<bool> finished_{false};

@@ -48,7 +48,7 @@ void ThreadPool::run_loop(int threads, int count, Call call, void* context) {
   call_ = call;
   context_ = context;
   error_ = nullptr;
-  unclaimed_.store(static_cast<unsigned long long>(count) << 32, std::memory_order_relaxed);
+  tasks_.open(count);
   taking_part_ = helpers;
   busy_.store(workers(), std::memory_order_relaxed);
   generation_.fetch_add(1);  // publishes the fields above
@@ -66,20 +66,8 @@ void ThreadPool::run_loop(int threads, int count, Call call, void* context) {
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }
 
-int ThreadPool::claim(int worker) {
-  unsigned long long range = unclaimed_.load(std::memory_order_relaxed);
-  for (;;) {
-    const auto front = static_cast<unsigned>(range), back = static_cast<unsigned>(range >> 32);
-    if (front >= back) return -1;
-    const unsigned long long claimed = worker == 0 ? range + 1 : range - (1ull << 32);
-    if (unclaimed_.compare_exchange_weak(range, claimed, std::memory_order_relaxed)) {
-      return static_cast<int>(worker == 0 ? front : back - 1);
-    }
-  }
-}
-
 void ThreadPool::run_tasks(int worker) {
-  for (int i = claim(worker); i >= 0; i = claim(worker)) {
+  for (int i = tasks_.claim(worker); i >= 0; i = tasks_.claim(worker)) {
     try {
       call_(context_, i, worker);
     } catch (...) {

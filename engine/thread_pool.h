@@ -17,6 +17,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "engine/task_range.h"
 #include "solvers/parallel_loop.h"
 
 namespace pliant {
@@ -62,7 +63,6 @@ class ThreadPool {
   void run_loop(int threads, int count, Call call, void* context);
   void work(int worker, long seen);
   void run_tasks(int worker);
-  int claim(int worker);  // the next task for `worker`, -1 when none is left
 
   std::vector<std::thread> threads_;  // worker k + 1
   // Waiting: a thread spins for a while (a step's next parallel stage is
@@ -78,12 +78,7 @@ class ThreadPool {
   std::atomic<bool> spin_{true};  // no more threads than cores: wait by spinning first
   int taking_part_ = 0;           // workers 1..taking_part_ run this loop
   std::atomic<int> busy_{0};      // workers yet to finish (or pass) this loop
-  // The tasks not yet claimed, [front, back) (front in the low 32 bits):
-  // the caller claims from the front, workers from the back, so that a
-  // stage's first tasks and the next stage's (the same contacts, rows or
-  // bodies, in order) run on the same thread and find their memory in its
-  // cache.
-  std::atomic<unsigned long long> unclaimed_{0};
+  TaskRange tasks_;               // the caller claims from the front, workers from the back
   Call call_ = nullptr;
   void* context_ = nullptr;
   std::exception_ptr error_;
