@@ -22,13 +22,6 @@
 
 namespace pliant {
 
-// One turn of a spin-wait: tells the core that this thread is waiting.
-inline void spin_pause() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
-
 class ThreadPool {
  public:
   ThreadPool() = default;

@@ -16,6 +16,8 @@
 // All memory is kept across calls: once sizes stop growing, no heap
 // allocation.
 
+#include <atomic>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -77,6 +79,38 @@ class BlockCholesky {
   // search for the first non-zero). False on loss of positive definiteness
   // (the factor is then invalid).
   bool rank_one(double* v, bool downdate, int first = 0);
+
+  // A batch of rank-1 updates, in order: update k's vector has the values
+  // value[start[k] .. start[k + 1]) at the factor positions index[...].
+  struct UpdateBatch {
+    std::vector<int> start{0}, index;
+    std::vector<double> value;
+    std::vector<unsigned char> downdate;
+    int count() const { return static_cast<int>(downdate.size()); }
+    void clear() {
+      start.resize(1);
+      index.clear();
+      value.clear();
+      downdate.clear();
+    }
+  };
+  // The batch's updates as a pipeline of `stages` stages: the blocks are
+  // cut into as many ranges, ascending (an update's path climbs through
+  // them in order), with equal shares of the batch's work; stage s walks
+  // every update's path through its range, in order, and hands the vector
+  // on to stage s + 1. Each block takes the updates in the batch's order,
+  // with the same operations as rank_one() one by one: the same bits.
+  // The batch must stay unchanged until the updates are taken.
+  void begin_updates(const UpdateBatch& batch, int stages);
+  // Takes stages whose next updates are ready until every stage has taken
+  // every update. Threads side by side may each call it, in any order and
+  // any number (one is enough): a thread holds one stage at a time, and
+  // the lowest unfinished stage is always ready or held.
+  void take_updates();
+  // After take_updates() has returned on every thread that called it:
+  // false when an update lost positive definiteness (the factor is then
+  // invalid).
+  bool updates_ok() const { return !pipeline_.value.failed.load(std::memory_order_relaxed); }
   // x <- H^-1 x. On a loop of several threads (after a factor() on as
   // many), the elimination tree's subtrees are solved side by side, with the
   // same operations on every entry in the same order: the same x to the bit.
@@ -173,6 +207,33 @@ class BlockCholesky {
   std::vector<int> pattern_row_;
   Offset offset_;  // at()'s on one thread
   void find_offset(int row_block, int column_block, Offset& offset) const;
+
+  // rank_one()'s walk of v's path from row j through the blocks before
+  // end_block, with panel_v for one panel's entries; returns the last
+  // block walked (-1: none). On a loss of positive definiteness, ok turns
+  // false and the rest of the walk clears v.
+  int walk_path(double* v, double sign, int j, int end_block, double* panel_v, bool& ok);
+  // The update pipeline: one stage's blocks, its vector and panel scratch
+  // (zero between updates), the updates it has finished, whether a thread
+  // holds it, and what it hands to the next stage (update k's entries
+  // from out_start[k], ascending positions).
+  struct UpdateStage {
+    alignas(64) std::atomic<int> done{0};
+    std::atomic<bool> held{false};
+    int end_block = 0;
+    std::vector<double> v, panel_v, out_value;
+    std::vector<int> out_start, out_index;
+  };
+  struct Pipeline {
+    std::vector<std::unique_ptr<UpdateStage>> stages;
+    int count = 0;  // stages in use
+    const UpdateBatch* batch = nullptr;
+    std::atomic<bool> failed{false};
+  };
+  Kept<Pipeline> pipeline_;
+  std::vector<double> path_visits_;  // begin_updates(): updates through each block
+  // Stage s takes its ready updates; false when none was ready.
+  bool take_stage(int s);
 };
 
 }  // namespace pliant

@@ -94,6 +94,12 @@ struct ConstraintProblem {
   // A parallel loop for the solvers' passes over rows and columns; nullptr:
   // this thread. Results are the same either way.
   ParallelLoop* parallel = nullptr;
+  // Called with pause_context between a primal solver's iterations
+  // (nullptr: never): a solve beside more urgent work (a small island
+  // solved beside a large one) lends its thread to that work there.
+  // Results are the same either way.
+  void (*pause)(void* context) = nullptr;
+  void* pause_context = nullptr;
 };
 
 // A solver's output.

@@ -498,6 +498,50 @@ bool rank_one_updates(const ConstraintProblem& p, SolverWorkspace& w) {
   return ok;
 }
 
+bool rank_one_updates_beside(const ConstraintProblem& p, SolverWorkspace& w,
+                             void (*beside)(void* context), void* context) {
+  const int threads = p.parallel ? p.parallel->threads() : 1;
+  if (!w.hessian_blocks || threads <= 1) {
+    bool ok = true;
+    parallel_for(p.parallel, 2, [&](int task, int) {
+      if (task == 0) {
+        ok = rank_one_updates(p, w);
+      } else {
+        beside(context);
+      }
+    });
+    return ok;
+  }
+  // The vectors rank_one_updates would make, in its order.
+  BlockCholesky::UpdateBatch& batch = w.update_batch;
+  batch.clear();
+  const int* position = factor_positions(w);
+  const auto add = [&](int i, bool downdate) {
+    const double scale = std::sqrt(p.D[i]);
+    const int adr = p.row_adr[i];
+    for (int k = 0; k < p.row_nnz[i]; ++k) {
+      batch.index.push_back(slot(position, p.col[adr + k]));
+      batch.value.push_back(scale * p.J[adr + k]);
+    }
+    batch.start.push_back(static_cast<int>(batch.index.size()));
+    batch.downdate.push_back(downdate);
+  };
+  const int* changed = w.changed_rows.data();
+  for (int t = 0; t < w.entering_rows; ++t) add(changed[t], false);
+  for (int t = 0; t < w.leaving_rows; ++t) add(changed[p.nefc - 1 - t], true);
+  w.block_hessian.begin_updates(batch, threads);
+  // `beside` last: the loop's other threads claim from the back, so one
+  // takes it while the caller starts the pipeline's first stage.
+  parallel_for(p.parallel, threads + 1, [&](int task, int) {
+    if (task == threads) {
+      beside(context);
+    } else {
+      w.block_hessian.take_updates();
+    }
+  });
+  return w.block_hessian.updates_ok();
+}
+
 void rebuild_hessian(const ConstraintProblem& p, SolverWorkspace& w) { assemble_and_factor(p, w); }
 
 void update_hessian(const ConstraintProblem& p, SolverWorkspace& w) {

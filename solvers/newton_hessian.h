@@ -28,6 +28,12 @@ void solve_hessian(const ConstraintProblem& problem, SolverWorkspace& workspace,
 enum class HessianChange { kNone, kRankOne, kRebuild };
 HessianChange plan_hessian_update(const ConstraintProblem& problem, SolverWorkspace& workspace);
 bool rank_one_updates(const ConstraintProblem& problem, SolverWorkspace& workspace);
+// rank_one_updates on the problem's loop, with beside(context), work of
+// the caller's, as one more task of the same loop. A block factor's
+// updates run as a pipeline, a stage a thread (BlockCholesky::
+// take_updates): the same bits as one by one.
+bool rank_one_updates_beside(const ConstraintProblem& problem, SolverWorkspace& workspace,
+                             void (*beside)(void* context), void* context);
 void rebuild_hessian(const ConstraintProblem& problem, SolverWorkspace& workspace);
 
 }  // namespace pliant

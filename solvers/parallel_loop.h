@@ -26,6 +26,13 @@ class ParallelLoop {
   ~ParallelLoop() = default;
 };
 
+// One turn of a spin-wait: tells the core that this thread is waiting.
+inline void spin_pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
 // task(i, worker) for every i in [0, count): on `loop` when it has more than
 // one thread, else in order on this thread (worker 0).
 template <class Task>

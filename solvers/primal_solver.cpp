@@ -262,14 +262,18 @@ NewtonUpdate update_constraints_and_hessian(const ConstraintProblem& p, SolverWo
     u.rebuild = change == HessianChange::kRebuild;
     return u;
   }
-  bool updated = true;
-  parallel_for(p.parallel, 2, [&](int task, int) {
-    if (task == 0) {
-      updated = rank_one_updates(p, w);
-    } else {
-      jacobian_transpose_rows(p, w, w.result.force.data(), w.result.qfrc_constraint.data());
-    }
-  });
+  struct Beside {
+    const ConstraintProblem& p;
+    SolverWorkspace& w;
+  } beside{p, w};
+  const bool updated = rank_one_updates_beside(
+      p, w,
+      [](void* context) {
+        const Beside& b = *static_cast<Beside*>(context);
+        jacobian_transpose_rows(b.p, b.w, b.w.result.force.data(),
+                                b.w.result.qfrc_constraint.data());
+      },
+      &beside);
   finish_gradient(p, w);
   u.hessian_pending = false;
   u.rebuild = !updated;
@@ -321,6 +325,7 @@ void solve_primal(const ConstraintProblem& given, SolverWorkspace& w, PrimalMeth
   line.jv = w.jv.data();
   line.live = w.live_rows.data();
   for (int iter = 0; iter < p.iterations; ++iter) {
+    if (p.pause) p.pause(p.pause_context);
     // The 1-D problem along s: J s, M s and the Gauss coefficients
     // [0.5 (Ma - qfrc_smooth)^T (a - a0), s^T (Ma - qfrc_smooth), 0.5 s^T M s].
     problem_mass_multiply(p, w.search.data(), w.msearch.data());

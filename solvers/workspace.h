@@ -37,18 +37,19 @@ struct SolverWorkspace {
   std::vector<int> range_column;
   Kept<std::vector<std::vector<int>>> range_runs;
   std::vector<RowState> state, old_state;
-  std::vector<double> cone_hessian;      // kMaxConeDim^2 per cone
-  std::vector<double> cone_product;      // Hc Jc for one cone
-  EnvelopeCholesky hessian;              // in the factor's order (identity when dense)
-  TreeOrdering hessian_order;            // dof order of the sparse factor
-  bool hessian_permuted = false;         // hessian_order in use
-  BlockCholesky block_hessian;           // on many trees, when cheaper than the envelope
-  TreeOrdering block_order;              // its dof order (minimum degree)
-  bool hessian_blocks = false;           // block_hessian in use
-  std::vector<double> hessian_rhs;       // nv, a right-hand side in the factor's order
-  std::vector<int> hessian_slots;        // one row's columns as factor indices
-  std::vector<double*> hessian_entries;  // entries of H a run of rows reaches
-  std::vector<double> hessian_block;     // the run's sum, packed lower triangle
+  std::vector<double> cone_hessian;         // kMaxConeDim^2 per cone
+  std::vector<double> cone_product;         // Hc Jc for one cone
+  EnvelopeCholesky hessian;                 // in the factor's order (identity when dense)
+  TreeOrdering hessian_order;               // dof order of the sparse factor
+  bool hessian_permuted = false;            // hessian_order in use
+  BlockCholesky block_hessian;              // on many trees, when cheaper than the envelope
+  TreeOrdering block_order;                 // its dof order (minimum degree)
+  BlockCholesky::UpdateBatch update_batch;  // its rank-1 updates on several threads
+  bool hessian_blocks = false;              // block_hessian in use
+  std::vector<double> hessian_rhs;          // nv, a right-hand side in the factor's order
+  std::vector<int> hessian_slots;           // one row's columns as factor indices
+  std::vector<double*> hessian_entries;     // entries of H a run of rows reaches
+  std::vector<double> hessian_block;        // the run's sum, packed lower triangle
   // The same on several threads: each row whether it starts a run of
   // quadratic rows, the runs' first rows, where each run's block
   // starts in run_blocks, the blocks and the entries they add to.

@@ -494,12 +494,24 @@ void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWor
   }
   // Island g in the memory of `role` (0: the caller's), its passes over
   // rows and columns on `parallel`.
-  auto solve_island = [&](int g, int role, ParallelLoop* parallel) {
+  auto solve_island = [&](int g, int role, ParallelLoop* parallel, HelpedLoop* pause_for) {
     IslandProblem& q = role == 0 ? s.problem : s.workers.value[role - 1].problem;
     SolverWorkspace& ws = role == 0 ? w : s.workers.value[role - 1].solver;
-    const ConstraintProblem p = contiguous_island(whole, s, g)
-                                    ? view_island(whole, s, g, q, parallel)
-                                    : gather_island(whole, s, g, q, parallel);
+    ConstraintProblem p = contiguous_island(whole, s, g) ? view_island(whole, s, g, q, parallel)
+                                                         : gather_island(whole, s, g, q, parallel);
+    // A helper's island pauses between iterations for the large island's
+    // open loop, which holds up every thread when it waits.
+    struct Pause {
+      HelpedLoop* loop;
+      int role;
+    } pause{pause_for, role};
+    if (pause_for) {
+      p.pause = [](void* context) {
+        const Pause& it = *static_cast<Pause*>(context);
+        it.loop->help(it.role);
+      };
+      p.pause_context = &pause;
+    }
     solve(p, ws);
     const SolverResult& r = ws.result;
     const int* dofs = s.dof_order.data() + s.dof_start[g];
@@ -528,19 +540,20 @@ void solve_by_island(const ConstraintProblem& whole, IslandScratch& s, SolverWor
           HelpedLoop& loop;
           ~Finish() { loop.finish(); }
         } finish{loop};
-        solve_island(s.task_island[0], 0, &loop);
+        solve_island(s.task_island[0], 0, &loop, nullptr);
       }
       for (;;) {
         if (role > 0 && loop.help(role)) continue;
         const int k = next_island.fetch_add(1);
         if (k >= count) break;
-        solve_island(s.task_island[k], role, nullptr);
+        solve_island(s.task_island[k], role, nullptr, role > 0 ? &loop : nullptr);
       }
       if (role > 0) loop.help_until_finished(role);
     });
   } else {
-    pool.run(std::min(all_threads, count), count,
-             [&](int task, int worker) { solve_island(s.task_island[task], worker, nullptr); });
+    pool.run(std::min(all_threads, count), count, [&](int task, int worker) {
+      solve_island(s.task_island[task], worker, nullptr, nullptr);
+    });
   }
 
   SolverStatistics& stats = out.statistics;

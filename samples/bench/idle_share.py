@@ -36,7 +36,7 @@ import tempfile
 # Where a thread waits: the pool's and the helped loop's spins, the
 # scheduler, and samples perf could not name.
 IDLE = re.compile(r"help_until_finished|ThreadPool::work|HelpedLoop::run$|HelpedLoop::help$|"
-                  r"__schedule|sched_yield|^\[unknown\]|futex|finish_task_switch")
+                  r"BlockCholesky::take_updates$|__schedule|sched_yield|^\[unknown\]|futex|finish_task_switch")
 PAIRING_SECONDS = 0.0008
 
 

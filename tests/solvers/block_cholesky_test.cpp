@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "solvers/tree_ordering.h"
@@ -229,6 +230,110 @@ TEST(BlockCholesky, RankOneUpdatesMatchAFreshFactorisation) {
     EXPECT_LT((x - expected).norm(), 1e-11 * expected.norm()) << "step " << step;
     EXPECT_LT((h * x - b).norm(), 1e-11 * b.norm()) << "step " << step;
   }
+}
+
+// A batch of updates and downdates run as a pipeline (any number of
+// stages, taken by any number of threads side by side) leaves the factor
+// of rank_one() one by one, to the bit, and the same solves.
+TEST(BlockCholesky, PipelinedUpdatesMatchOneByOneToTheBit) {
+  std::mt19937_64 rng(13);
+  const CoupledTrees c(200, 800, rng);
+  std::vector<bool> active(c.nefc, false);
+  for (int i = 0; i < c.nefc; i += 3) active[i] = true;
+  const Eigen::MatrixXd h = c.hessian(active);
+  // Rows changing state: entering first, then leaving (a downdate of a row
+  // added in the same batch stays positive definite).
+  BlockCholesky::UpdateBatch batch;
+  std::vector<std::pair<int, bool>> changes;
+  std::vector<bool> changing(c.nefc, false);
+  for (int t = 0; t < 150; ++t) {
+    const int row = static_cast<int>(rng() % c.nefc);
+    if (!active[row] && !changing[row]) changes.push_back({row, false});
+    changing[row] = true;
+  }
+  for (int t = 0; t < 60; ++t) {
+    const int row = 3 * static_cast<int>(rng() % (c.nefc / 3));
+    if (!changing[row]) changes.push_back({row, true});
+    changing[row] = true;
+  }
+  for (const auto& [row, downdate] : changes) {
+    int first;
+    const std::vector<double> v = c.row_vector(row, &first);
+    for (int i = 0; i < c.nv; ++i) {
+      if (v[i] == 0) continue;
+      batch.index.push_back(i);
+      batch.value.push_back(v[i]);
+    }
+    batch.start.push_back(static_cast<int>(batch.index.size()));
+    batch.downdate.push_back(downdate);
+  }
+  // The same rows back (updates become downdates): a second batch on the
+  // same factor finds its stages ready again.
+  BlockCholesky::UpdateBatch back = batch;
+  for (unsigned char& downdate : back.downdate) downdate = !downdate;
+  BlockCholesky one, one_back;
+  c.load(h, one);
+  ASSERT_TRUE(one.factor());
+  for (const auto& [row, downdate] : changes) {
+    int first;
+    std::vector<double> v = c.row_vector(row, &first);
+    ASSERT_TRUE(one.rank_one(v.data(), downdate, first));
+  }
+  one_back = one;
+  for (const auto& [row, downdate] : changes) {
+    int first;
+    std::vector<double> v = c.row_vector(row, &first);
+    ASSERT_TRUE(one_back.rank_one(v.data(), !downdate, first));
+  }
+  for (const int stages : {1, 2, 3, 7}) {
+    for (const int threads : {1, 2, 3}) {
+      BlockCholesky many;
+      c.load(h, many);
+      ASSERT_TRUE(many.factor());
+      for (const auto& [updates, expected] :
+           {std::pair{&batch, &one}, std::pair{&back, &one_back}}) {
+        many.begin_updates(*updates, stages);
+        std::vector<std::thread> others;
+        for (int t = 1; t < threads; ++t) others.emplace_back([&many] { many.take_updates(); });
+        many.take_updates();
+        for (std::thread& other : others) other.join();
+        ASSERT_TRUE(many.updates_ok()) << stages << " stages, " << threads << " threads";
+        for (int i = 0; i < c.nv; ++i) {
+          for (int j = 0; j <= i; ++j) {
+            if (h(i, j) == 0) continue;
+            ASSERT_EQ(many.at(i, j), expected->at(i, j))
+                << stages << " stages, " << threads << " threads";
+          }
+        }
+      }
+    }
+  }
+}
+
+// A pipelined downdate losing rank reports it, whatever stage meets it.
+TEST(BlockCholesky, PipelinedDowndateReportsRankLoss) {
+  std::mt19937_64 rng(5);
+  const CoupledTrees c(40, 80, rng);
+  BlockCholesky factor;
+  c.load(c.hessian(std::vector<bool>(c.nefc, false)), factor);
+  ASSERT_TRUE(factor.factor());
+  BlockCholesky::UpdateBatch batch;
+  for (int row : {3, 0, 5}) {
+    int first;
+    const std::vector<double> v = c.row_vector(row, &first);
+    for (int i = 0; i < c.nv; ++i) {
+      if (v[i] == 0) continue;
+      batch.index.push_back(i);
+      batch.value.push_back(row == 0 ? 100 * v[i] : v[i]);
+    }
+    batch.start.push_back(static_cast<int>(batch.index.size()));
+    batch.downdate.push_back(row == 0);
+  }
+  factor.begin_updates(batch, 3);
+  std::thread other([&factor] { factor.take_updates(); });
+  factor.take_updates();
+  other.join();
+  EXPECT_FALSE(factor.updates_ok());
 }
 
 // A downdate removing more than the matrix holds reports rank loss and
