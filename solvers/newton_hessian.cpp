@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <type_traits>
 
 #include "solvers/block_cholesky.h"
 #include "solvers/workspace.h"
@@ -233,27 +235,52 @@ void add_rows_in_parallel(const ConstraintProblem& p, SolverWorkspace& w, const 
   const int count = static_cast<int>(w.runs.size());
   grow(w.run_blocks, size);
   grow(w.run_entries, size);
-  const int tasks = std::min(count, 8 * p.parallel->threads());
+  // The blocks are added by owners, one a thread, each owning a range of
+  // H's storage (cut at diagonal entries): each task lists its entries by
+  // owner as it finds them.
+  const int threads = p.parallel->threads();
+  const int tasks = std::min(count, 8 * threads);
+  grow(w.owner_bounds, threads + 1);
+  const double** bounds = w.owner_bounds.data();
+  {
+    BlockCholesky::Offset offset;
+    for (int t = 1; t < threads; ++t) {
+      const int diagonal = slice_begin(p.nv, t, threads);
+      bounds[t] = &entry(h, diagonal, diagonal, offset);
+    }
+  }
+  std::vector<std::vector<int>>& owned = w.owned_entries.value;
+  if (static_cast<int>(owned.size()) < tasks * threads) owned.resize(tasks * threads);
   parallel_for(p.parallel, tasks, [&](int t, int) {
     BlockCholesky::Offset offset;
+    for (int o = 0; o < threads; ++o) owned[t * threads + o].clear();
     const int end = slice_begin(count, t + 1, tasks);
     for (int r = slice_begin(count, t, tasks); r < end; ++r) {
       const int n = p.row_nnz[w.runs[r]];
       const int* cols = columns(w.runs[r]);
       double* block = w.run_blocks.data() + w.run_block[r];
       double** at = w.run_entries.data() + w.run_block[r];
+      int e = static_cast<int>(w.run_block[r]);
       for (int a = 0; a < n; ++a) {
         const int sa = slot(position, cols[a]);
         for (int b = 0; b <= a; ++b) {
           const int sb = slot(position, cols[b]);
-          *at++ = &entry(h, std::max(sa, sb), std::min(sa, sb), offset);
+          const double* target = *at++ = &entry(h, std::max(sa, sb), std::min(sa, sb), offset);
+          int o = 0;
+          while (o + 1 < threads && !std::less<const double*>()(target, bounds[o + 1])) ++o;
+          owned[t * threads + o].push_back(e++);
         }
       }
       sum_run_rows(p, state, w.runs[r], n, block);
     }
   });
-  // The blocks into H in row order, as add_rows adds them.
-  for (size_t e = 0; e < size; ++e) *w.run_entries[e] += w.run_blocks[e];
+  // Each owner adds its entries' blocks in row order (tasks in order), as
+  // add_rows adds them.
+  parallel_for(p.parallel, threads, [&](int o, int) {
+    for (int t = 0; t < tasks; ++t) {
+      for (const int e : owned[t * threads + o]) *w.run_entries[e] += w.run_blocks[e];
+    }
+  });
 }
 
 // H += Jc^T Hc Jc for one cone in its middle zone (all rows share columns):
@@ -424,34 +451,74 @@ void solve_hessian(const ConstraintProblem& p, SolverWorkspace& w, double* x) {
 // their middle zone, many changes, or a downdate losing rank: rebuild.
 HessianChange plan_hessian_update(const ConstraintProblem& p, SolverWorkspace& w) {
   // The rows changing, listed once: entering from the front of `changed`,
-  // leaving from its back, each in row order.
+  // leaving from its back, each in row order. By row chunks (on the
+  // problem's loop): each chunk counts its rows, then lists them from
+  // where the chunks before it end (one chunk lists them as it counts).
   int* changed = w.changed_rows.data();
-  int entering = 0, leaving = 0;
-  // A rebuild assembles J^T D J over the quadratic rows before it factors:
-  // nnz (nnz + 1) / 2 products a row (sums of whole numbers: exact).
-  double assembly_work = 0;
-  for (int i = 0; i < p.nefc; ++i) {
-    if (w.state[i] == RowState::kQuadratic) {
-      assembly_work += 0.5 * p.row_nnz[i] * (p.row_nnz[i] + 1.0);
-    }
-    if (p.type[i] == RowType::kContactElliptic) {
-      if (w.state[i] == RowState::kCone || w.state[i] != w.old_state[i]) {
-        return HessianChange::kRebuild;
+  const int chunks = row_chunks(p.nefc);
+  struct ChunkChanges {
+    int entering, leaving;
+    // A rebuild assembles J^T D J over the quadratic rows before it
+    // factors: nnz (nnz + 1) / 2 products a row (sums of whole numbers
+    // and halves: exact in any order).
+    double assembly_work;
+    bool rebuild;  // an elliptic cone in its middle zone or changing
+  };
+  ChunkChanges counted[kMaxRowChunks];  // set by the chunks in use
+  const RowState* state = w.state.data();
+  const RowState* old_state = w.old_state.data();
+  const auto quadratic = [](RowState s) { return s == RowState::kQuadratic; };
+  // Rows [begin, end) counted into k, and listed from `front` and `back`
+  // when kList.
+  const auto scan = [&]<bool kList>(std::bool_constant<kList>, int begin, int end, ChunkChanges& k,
+                                    int front, int back) {
+    for (int i = begin; i < end; ++i) {
+      if (quadratic(state[i])) k.assembly_work += 0.5 * p.row_nnz[i] * (p.row_nnz[i] + 1.0);
+      if (p.type[i] == RowType::kContactElliptic) {
+        k.rebuild = k.rebuild || state[i] == RowState::kCone || state[i] != old_state[i];
+        continue;
       }
-      continue;
+      const bool was = quadratic(old_state[i]), is = quadratic(state[i]);
+      if (was == is) continue;
+      if (is) {
+        if (kList) changed[front + k.entering] = i;
+        ++k.entering;
+      } else {
+        if (kList) changed[back - k.leaving] = i;
+        ++k.leaving;
+      }
     }
-    const bool was = w.old_state[i] == RowState::kQuadratic;
-    const bool is = w.state[i] == RowState::kQuadratic;
-    if (was == is) continue;
-    if (is) {
-      changed[entering++] = i;
-    } else {
-      changed[p.nefc - 1 - leaving++] = i;
-    }
+  };
+  if (chunks == 1) {
+    counted[0] = ChunkChanges{};
+    scan(std::true_type{}, 0, p.nefc, counted[0], 0, p.nefc - 1);
+  } else {
+    for_row_chunks(p, [&](int c, int begin, int end, int) {
+      counted[c] = ChunkChanges{};
+      scan(std::false_type{}, begin, end, counted[c], 0, 0);
+    });
+  }
+  int entering = 0, leaving = 0;
+  double assembly_work = 0;
+  for (int c = 0; c < chunks; ++c) {
+    if (counted[c].rebuild) return HessianChange::kRebuild;
+    const ChunkChanges k = counted[c];
+    counted[c].entering = entering;  // now where the chunk's rows go
+    counted[c].leaving = leaving;
+    entering += k.entering;
+    leaving += k.leaving;
+    assembly_work += k.assembly_work;
   }
   w.entering_rows = entering;
   w.leaving_rows = leaving;
   if (entering + leaving == 0) return HessianChange::kNone;
+  if (chunks > 1) {
+    for_row_chunks(p, [&](int c, int begin, int end, int) {
+      ChunkChanges listed{};
+      scan(std::true_type{}, begin, end, listed, counted[c].entering,
+           p.nefc - 1 - counted[c].leaving);
+    });
+  }
   // An update touches at most the whole envelope: once the updates would
   // cost more than assembling and refactorising, rebuild.
   double update_work = (entering + leaving) * w.hessian.update_work();

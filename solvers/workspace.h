@@ -58,6 +58,10 @@ struct SolverWorkspace {
   std::vector<size_t> run_block;
   std::vector<double> run_blocks;
   std::vector<double*> run_entries;  // the entry of H each block entry adds to
+  // Where each thread's range of H's storage starts (threads + 1), and per
+  // task and owning thread the block entries it adds.
+  std::vector<const double*> owner_bounds;
+  Kept<std::vector<std::vector<int>>> owned_entries;
   // The warm-start comparison's two candidates: J a - aref and M a.
   std::vector<double> warm_jar, warm_ma, smooth_jar, smooth_ma;
   // PGS
