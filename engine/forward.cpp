@@ -1,5 +1,7 @@
 #include "pliant/forward.h"
 
+#include <chrono>
+
 #include "engine/actuation.h"
 #include "engine/camera_light.h"
 #include "engine/collision/collision.h"
@@ -7,28 +9,66 @@
 #include "engine/constraint/solve.h"
 #include "engine/dynamics.h"
 #include "engine/forward_unchecked.h"
+#include "engine/helped_loop.h"
 #include "engine/kinematics.h"
 #include "engine/passive.h"
 #include "engine/sensors.h"
 #include "engine/tendon.h"
+#include "engine/thread_pool.h"
+#include "engine/workspace.h"
 #include "pliant/energy.h"
 
 namespace pliant {
+
+namespace {
+
+// The position stages after kinematics that collision does not read.
+void com_and_inertia(const Model& m, Data& d) {
+  {
+    ScopedStageTimer timer(d.timers, Stage::kKinematics);
+    com_positions(m, d);
+    camera_light_poses(m, d);
+    tendon_kinematics(m, d);
+  }
+  ScopedStageTimer timer(d.timers, Stage::kInertia);
+  composite_inertia(m, d);
+  factor_mass(m, d);
+}
+
+}  // namespace
 
 void forward_position(const Model& m, Data& d) {
   {
     ScopedStageTimer timer(d.timers, Stage::kKinematics);
     kinematics(m, d);
-    com_positions(m, d);
-    camera_light_poses(m, d);
-    tendon_kinematics(m, d);
   }
-  {
-    ScopedStageTimer timer(d.timers, Stage::kInertia);
-    composite_inertia(m, d);
-    factor_mass(m, d);
-  }
-  {
+  if (d.threads > 1) {
+    // Collision reads the geoms' poses alone: one thread starts it while
+    // another computes the centres of mass, the inertia and its factor
+    // (serial passes over the trees), then joins collision's passes.
+    HelpedLoop loop(d.threads);
+    workspace(d).pool.run(d.threads, d.threads, [&](int role, int) {
+      if (role == 0) {
+        struct Finish {
+          HelpedLoop& loop;
+          ~Finish() { loop.finish(); }
+        } finish{loop};
+        ScopedStageTimer timer(d.timers, Stage::kCollision);
+        collide(m, d, &loop);
+        return;
+      }
+      if (role == 1) {
+        const auto start = std::chrono::steady_clock::now();
+        com_and_inertia(m, d);
+        if (d.timers.enabled) {
+          d.timers.beside +=
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        }
+      }
+      loop.help_until_finished(role);
+    });
+  } else {
+    com_and_inertia(m, d);
     ScopedStageTimer timer(d.timers, Stage::kCollision);
     collide(m, d);
   }

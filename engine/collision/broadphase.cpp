@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "engine/thread_pool.h"
+#include "solvers/parallel_loop.h"
 
 namespace pliant::collision {
 
@@ -229,7 +229,8 @@ void prepare_collision_tables(const Model& m, CollisionScratch& s) {
   s.exclude_count = m.excludes.count();
 }
 
-void broadphase(const Model& m, const Data& d, CollisionScratch& s, ThreadPool& pool, int threads) {
+void broadphase(const Model& m, const Data& d, CollisionScratch& s, ParallelLoop* loop) {
+  const int threads = loop ? loop->threads() : 1;
   s.body_pairs.clear();
   const int nbody = m.body_count();
   // Global bodies with everything that has collidable geoms.
@@ -353,7 +354,7 @@ void broadphase(const Model& m, const Data& d, CollisionScratch& s, ThreadPool& 
       const int tasks = std::min(cells, kCellTasksPerThread * threads);
       std::vector<std::vector<uint64_t>>& found = s.task_pairs.value;
       if (static_cast<int>(found.size()) < tasks) found.resize(tasks);
-      pool.run(threads, tasks, [&](int task, int) {
+      parallel_for(loop, tasks, [&](int task, int) {
         found[task].clear();
         sweep_cells(static_cast<int>(static_cast<long>(cells) * task / tasks),
                     static_cast<int>(static_cast<long>(cells) * (task + 1) / tasks), found[task]);

@@ -6,7 +6,7 @@
 #include "pliant/data.h"
 
 namespace pliant {
-class ThreadPool;
+class ParallelLoop;
 }
 
 namespace pliant::collision {
@@ -35,16 +35,15 @@ void prepare_collision_tables(const Model& model, CollisionScratch& s);
 // to the caller. The bounded geoms of the global bodies (walls, posts and
 // steps beside a floor) get world boxes too, s.geom_box, which the narrow
 // phase compares with the box of each body they are paired with.
-// O(n log n + overlaps within a cell). With threads > 1
-// (and enough bodies) the cells are swept on that many threads of `pool`;
-// the pairs are the same.
+// O(n log n + overlaps within a cell). On a loop of several threads (and
+// with enough bodies) the cells are swept side by side; the pairs are the
+// same.
 // Half extents along the world axes of a box centred on geom g's position
 // that holds the geom: the tight box of a sphere, capsule, cylinder,
 // ellipsoid or box at its current orientation (never wider than the cube
 // around its bounding sphere), else that cube.
 Eigen::Vector3d geom_half_extents(const Model& model, const Data& data, int g);
 
-void broadphase(const Model& model, const Data& data, CollisionScratch& s, ThreadPool& pool,
-                int threads);
+void broadphase(const Model& model, const Data& data, CollisionScratch& s, ParallelLoop* loop);
 
 }  // namespace pliant::collision

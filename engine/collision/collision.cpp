@@ -368,7 +368,8 @@ bool is_explicit(const Model& m, const CollisionScratch& s, int first, int last,
 // The geom pairs the narrow phase examines, in contact order:
 // visit(g1, g2, ipair) for each (ipair >= 0: an explicit pair).
 template <class Visit>
-void for_each_candidate(const Model& m, const Data& d, Workspace& w, Visit&& visit) {
+void for_each_candidate(const Model& m, const Data& d, Workspace& w, ParallelLoop* loop,
+                        Visit&& visit) {
   CollisionScratch& s = w.collision;
   const int npair = m.pairs.count();
   if (m.options.collision == CollisionMode::kPair) {
@@ -378,7 +379,7 @@ void for_each_candidate(const Model& m, const Data& d, Workspace& w, Visit&& vis
     }
     return;
   }
-  broadphase(m, d, s, w.pool, d.threads);
+  broadphase(m, d, s, loop);
   const bool merge = m.options.collision == CollisionMode::kAll && npair > 0;
   int next_pair = 0;
   size_t next_exclude = 0;
@@ -441,6 +442,11 @@ constexpr int kPairsPerTask = 64;
 }  // namespace collision
 
 void collide(const Model& m, Data& d) {
+  PoolLoop loop(workspace(d).pool, d.threads);
+  collide(m, d, d.threads > 1 ? &loop : nullptr);
+}
+
+void collide(const Model& m, Data& d, ParallelLoop* loop) {
   using namespace collision;
   d.contacts.clear();
   const OptionFlags& flags = m.options.flags;
@@ -448,8 +454,8 @@ void collide(const Model& m, Data& d) {
   Workspace& w = workspace(d);
   CollisionScratch& s = w.collision;
   prepare_collision_tables(m, s);
-  if (d.threads <= 1) {
-    for_each_candidate(m, d, w, [&](int g1, int g2, int ipair) {
+  if (loop == nullptr || loop->threads() <= 1) {
+    for_each_candidate(m, d, w, nullptr, [&](int g1, int g2, int ipair) {
       collide_geoms(m, d, s, g1, g2, ipair, d.contacts);
     });
     return;
@@ -458,13 +464,13 @@ void collide(const Model& m, Data& d) {
   // their own, and the slices' contacts joined in the candidates' order,
   // so the contacts are those of one thread, in the same order.
   s.candidates.clear();
-  for_each_candidate(m, d, w, [&](int g1, int g2, int ipair) {
+  for_each_candidate(m, d, w, loop, [&](int g1, int g2, int ipair) {
     s.candidates.push_back({g1, g2, ipair});
   });
   const int count = static_cast<int>(s.candidates.size());
   const int tasks = (count + kPairsPerTask - 1) / kPairsPerTask;
   if (static_cast<int>(s.task_contacts.value.size()) < tasks) s.task_contacts.value.resize(tasks);
-  w.pool.run(d.threads, tasks, [&](int task, int) {
+  parallel_for(loop, tasks, [&](int task, int) {
     std::vector<Contact>& out = s.task_contacts.value[task];
     out.clear();
     const int end = std::min(count, (task + 1) * kPairsPerTask);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "pliant/data.h"
+#include "solvers/parallel_loop.h"
 
 namespace pliant {
 
@@ -8,6 +9,9 @@ namespace pliant {
 // (broadphase, filters, narrowphase, parameter mixing). Needs kinematics.
 // Respects the contact flag and options.collision. Never throws.
 void collide(const Model& model, Data& data);
+// The same with its passes on `loop` (nullptr: this thread); the contacts
+// are the same, in the same order.
+void collide(const Model& model, Data& data, ParallelLoop* loop);
 
 // Signed distance between two geoms (< 0: penetration) when it is below
 // `distmax`, else distmax: the narrowphase run with distmax as the margin,

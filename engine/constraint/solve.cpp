@@ -4,6 +4,7 @@
 
 #include "engine/constraint/islands.h"
 #include "engine/dynamics.h"
+#include "engine/helped_loop.h"
 #include "engine/workspace.h"
 #include "solvers/cg_solver.h"
 #include "solvers/cost.h"
@@ -113,25 +114,52 @@ void solve_constraints(const Model& m, Data& d) {
   // The primal solvers start from the winner's J a - aref and M a.
   const double* start = d.qacc_smooth.data();
   const bool warm = m.options.flags.warmstart;
-  if (warm) {
+  const double* jar_start = nullptr;
+  const double* ma_start = nullptr;
+  const auto warm_start = [&](ParallelLoop* loop) {
+    ConstraintProblem q = p;
+    q.parallel = loop;
     w.warm_jar.resize(nefc);
     w.smooth_jar.resize(nefc);
     w.warm_ma.resize(m.nv);
     w.smooth_ma.resize(m.nv);
-    const double cost_warm = total_cost(p, d.qacc_warmstart.data(), w.warm_jar.data(),
+    const double cost_warm = total_cost(q, d.qacc_warmstart.data(), w.warm_jar.data(),
                                         w.warm_ma.data(), w.state.data(), efc.force.data());
-    const double cost_smooth = total_cost(p, d.qacc_smooth.data(), w.smooth_jar.data(),
+    const double cost_smooth = total_cost(q, d.qacc_smooth.data(), w.smooth_jar.data(),
                                           w.smooth_ma.data(), w.state.data(), efc.force.data());
     const bool from_warm = cost_warm < cost_smooth;
     if (from_warm) start = d.qacc_warmstart.data();
-    p.jar_start = from_warm ? w.warm_jar.data() : w.smooth_jar.data();
-    p.ma_start = from_warm ? w.warm_ma.data() : w.smooth_ma.data();
-  }
-  p.qacc_start = start;
+    jar_start = from_warm ? w.warm_jar.data() : w.smooth_jar.data();
+    ma_start = from_warm ? w.warm_ma.data() : w.smooth_ma.data();
+  };
   // Newton and CG solve island by island (MuJoCo 3.3.8's default); PGS and
   // noslip solve the whole problem.
-  const bool by_island = primal && m.options.flags.island && m.options.noslip_iterations == 0 &&
-                         find_islands(p, islands) > 0;
+  const bool try_islands = primal && m.options.flags.island && m.options.noslip_iterations == 0;
+  int island_count = 0;
+  if (warm && try_islands && d.threads > 1 && row_chunks(nefc) > 1) {
+    // The islands (one thread's work) are found beside the warm start's
+    // passes over rows, which the finder helps with once it is done.
+    HelpedLoop helped(d.threads);
+    workspace(d).pool.run(d.threads, d.threads, [&](int role, int) {
+      if (role == 0) {
+        struct Finish {
+          HelpedLoop& loop;
+          ~Finish() { loop.finish(); }
+        } finish{helped};
+        warm_start(&helped);
+        return;
+      }
+      if (role == 1) island_count = find_islands(p, islands);
+      helped.help_until_finished(role);
+    });
+  } else {
+    if (warm) warm_start(p.parallel);
+    if (try_islands) island_count = find_islands(p, islands);
+  }
+  p.jar_start = jar_start;
+  p.ma_start = ma_start;
+  p.qacc_start = start;
+  const bool by_island = island_count > 0;
   switch (m.options.solver) {
     case SolverType::kNewton:
       if (by_island) {
