@@ -46,27 +46,20 @@ void forward_position(const Model& m, Data& d) {
     // Collision reads the geoms' poses alone: one thread starts it while
     // another computes the centres of mass, the inertia and its factor
     // (serial passes over the trees), then joins collision's passes.
-    HelpedLoop loop(d.threads);
-    workspace(d).pool.run(d.threads, d.threads, [&](int role, int) {
-      if (role == 0) {
-        struct Finish {
-          HelpedLoop& loop;
-          ~Finish() { loop.finish(); }
-        } finish{loop};
-        ScopedStageTimer timer(d.timers, Stage::kCollision);
-        collide(m, d, &loop);
-        return;
-      }
-      if (role == 1) {
-        const auto start = std::chrono::steady_clock::now();
-        com_and_inertia(m, d);
-        if (d.timers.enabled) {
-          d.timers.beside +=
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        }
-      }
-      loop.help_until_finished(role);
-    });
+    run_beside(
+        workspace(d).pool, d.threads,
+        [&](ParallelLoop* loop) {
+          ScopedStageTimer timer(d.timers, Stage::kCollision);
+          collide(m, d, loop);
+        },
+        [&] {
+          const auto start = std::chrono::steady_clock::now();
+          com_and_inertia(m, d);
+          if (d.timers.enabled) {
+            d.timers.beside +=
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          }
+        });
   } else {
     com_and_inertia(m, d);
     ScopedStageTimer timer(d.timers, Stage::kCollision);

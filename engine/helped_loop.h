@@ -16,6 +16,7 @@
 #include <mutex>
 
 #include "engine/task_range.h"
+#include "engine/thread_pool.h"
 #include "solvers/parallel_loop.h"
 
 namespace pliant {
@@ -53,5 +54,26 @@ class HelpedLoop final : public ParallelLoop {
   std::mutex error_mutex_;
   std::exception_ptr error_;
 };
+
+// On `threads` threads of `pool`: driver(loop) runs with its passes on a
+// helped loop while another thread runs beside() (serial work the driver
+// does not read) and then, like every other thread, helps the driver's
+// passes until it returns.
+template <class Driver, class Beside>
+void run_beside(ThreadPool& pool, int threads, Driver&& driver, Beside&& beside) {
+  HelpedLoop loop(threads);
+  pool.run(threads, threads, [&](int role, int) {
+    if (role == 0) {
+      struct Finish {
+        HelpedLoop& loop;
+        ~Finish() { loop.finish(); }
+      } finish{loop};
+      driver(&loop);
+      return;
+    }
+    if (role == 1) beside();
+    loop.help_until_finished(role);
+  });
+}
 
 }  // namespace pliant

@@ -139,19 +139,8 @@ void solve_constraints(const Model& m, Data& d) {
   if (warm && try_islands && d.threads > 1 && row_chunks(nefc) > 1) {
     // The islands (one thread's work) are found beside the warm start's
     // passes over rows, which the finder helps with once it is done.
-    HelpedLoop helped(d.threads);
-    workspace(d).pool.run(d.threads, d.threads, [&](int role, int) {
-      if (role == 0) {
-        struct Finish {
-          HelpedLoop& loop;
-          ~Finish() { loop.finish(); }
-        } finish{helped};
-        warm_start(&helped);
-        return;
-      }
-      if (role == 1) island_count = find_islands(p, islands);
-      helped.help_until_finished(role);
-    });
+    run_beside(workspace(d).pool, d.threads, warm_start,
+               [&] { island_count = find_islands(p, islands); });
   } else {
     if (warm) warm_start(p.parallel);
     if (try_islands) island_count = find_islands(p, islands);

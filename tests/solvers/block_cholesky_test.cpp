@@ -232,6 +232,20 @@ TEST(BlockCholesky, RankOneUpdatesMatchAFreshFactorisation) {
   }
 }
 
+// Row `row`'s vector, times `scale`, as the next update of `batch`.
+void add_update(const CoupledTrees& c, int row, double scale, bool downdate,
+                BlockCholesky::UpdateBatch& batch) {
+  int first;
+  const std::vector<double> v = c.row_vector(row, &first);
+  for (int i = 0; i < c.nv; ++i) {
+    if (v[i] == 0) continue;
+    batch.index.push_back(i);
+    batch.value.push_back(scale * v[i]);
+  }
+  batch.start.push_back(static_cast<int>(batch.index.size()));
+  batch.downdate.push_back(downdate);
+}
+
 // A batch of updates and downdates run as a pipeline (any number of
 // stages, taken by any number of threads side by side) leaves the factor
 // of rank_one() one by one, to the bit, and the same solves.
@@ -256,17 +270,7 @@ TEST(BlockCholesky, PipelinedUpdatesMatchOneByOneToTheBit) {
     if (!changing[row]) changes.push_back({row, true});
     changing[row] = true;
   }
-  for (const auto& [row, downdate] : changes) {
-    int first;
-    const std::vector<double> v = c.row_vector(row, &first);
-    for (int i = 0; i < c.nv; ++i) {
-      if (v[i] == 0) continue;
-      batch.index.push_back(i);
-      batch.value.push_back(v[i]);
-    }
-    batch.start.push_back(static_cast<int>(batch.index.size()));
-    batch.downdate.push_back(downdate);
-  }
+  for (const auto& [row, downdate] : changes) add_update(c, row, 1, downdate, batch);
   // The same rows back (updates become downdates): a second batch on the
   // same factor finds its stages ready again.
   BlockCholesky::UpdateBatch back = batch;
@@ -318,17 +322,7 @@ TEST(BlockCholesky, PipelinedDowndateReportsRankLoss) {
   c.load(c.hessian(std::vector<bool>(c.nefc, false)), factor);
   ASSERT_TRUE(factor.factor());
   BlockCholesky::UpdateBatch batch;
-  for (int row : {3, 0, 5}) {
-    int first;
-    const std::vector<double> v = c.row_vector(row, &first);
-    for (int i = 0; i < c.nv; ++i) {
-      if (v[i] == 0) continue;
-      batch.index.push_back(i);
-      batch.value.push_back(row == 0 ? 100 * v[i] : v[i]);
-    }
-    batch.start.push_back(static_cast<int>(batch.index.size()));
-    batch.downdate.push_back(row == 0);
-  }
+  for (int row : {3, 0, 5}) add_update(c, row, row == 0 ? 100 : 1, row == 0, batch);
   factor.begin_updates(batch, 3);
   std::thread other([&factor] { factor.take_updates(); });
   factor.take_updates();
